@@ -36,7 +36,7 @@ type nnu struct {
 	uid types.UID
 }
 
-// FakeControllerSource implements listing/watching for testing.
+// FakeControllerSource is an in-memory ListerWatcher for tests.
 //
 // It keeps the current objects in Items and every change since creation (or
 // since the last ResetWatch) in order, the i-th kept change carrying resource
@@ -71,48 +71,46 @@ func NewFakeControllerSource() *FakeControllerSource {
 	}
 }
 
-// Add adds an object to the set and sends an add event to watchers. obj's
-// ResourceVersion is set.
+// Add stores obj under the next resource version (set on obj itself) and
+// broadcasts an Added event.
 func (f *FakeControllerSource) Add(obj runtime.Object) {
 	f.Change(watch.Event{Type: watch.Added, Object: obj}, 1)
 }
 
-// Modify updates an object in the set and sends a modified event to
-// watchers. obj's ResourceVersion is set. An unknown object is added.
+// Modify stores obj under the next resource version (set on obj itself),
+// adding it if unknown, and broadcasts a Modified event.
 func (f *FakeControllerSource) Modify(obj runtime.Object) {
 	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 1)
 }
 
-// Delete deletes an object from the set and sends a delete event to
-// watchers. obj's ResourceVersion is set.
+// Delete removes lastValue's entry, gives lastValue the next resource
+// version and broadcasts a Deleted event (also for an unknown object).
 func (f *FakeControllerSource) Delete(lastValue runtime.Object) {
 	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 1)
 }
 
-// AddDropWatch adds an object to the set but forgets to send an add event
-// to watchers. obj's ResourceVersion is set.
+// AddDropWatch is Add without the broadcast: current watchers miss the
+// event, later watches replay it.
 func (f *FakeControllerSource) AddDropWatch(obj runtime.Object) {
 	f.Change(watch.Event{Type: watch.Added, Object: obj}, 0)
 }
 
-// ModifyDropWatch updates an object in the set but forgets to send a modify
-// event to watchers. obj's ResourceVersion is set.
+// ModifyDropWatch is Modify without the broadcast.
 func (f *FakeControllerSource) ModifyDropWatch(obj runtime.Object) {
 	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 0)
 }
 
-// DeleteDropWatch deletes an object from the set but forgets to send a
-// delete event to watchers. obj's ResourceVersion is set.
+// DeleteDropWatch is Delete without the broadcast.
 func (f *FakeControllerSource) DeleteDropWatch(lastValue runtime.Object) {
 	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 0)
 }
 
-// Change records the given event (setting the object's resource version to
-// the next one) and sends it to the current watchers with probability
-// watchProbability (0 never, 1 always). Added and Modified store the object,
-// Deleted removes it; other event types only take a resource version. A
-// later Watch replays the event whether or not it was sent. It panics when
-// the object has no object metadata.
+// Change gives e.Object the next resource version, applies e to Items,
+// records it for later watches and sends it to the current watchers with
+// probability watchProbability (0 never, 1 always). Added and Modified
+// store the object, Deleted removes it; other event types only take a
+// resource version. A later Watch replays the event whether or not it was
+// sent. It panics when the object has no object metadata.
 func (f *FakeControllerSource) Change(e watch.Event, watchProbability float64) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -146,9 +144,9 @@ func keyOf(accessor metav1.Object) nnu {
 	return nnu{namespace: accessor.GetNamespace(), name: accessor.GetName(), uid: accessor.GetUID()}
 }
 
-// List returns a list object, with its resource version set: a *v1.List
-// whose items are deep copies of the stored objects, in no particular
-// order. It returns (nil, ListError) when ListError is set.
+// List returns a *v1.List at the current resource version whose items are
+// deep copies of the stored objects, in no particular order. It returns
+// (nil, ListError) when ListError is set.
 func (f *FakeControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
 	if f.ListError != nil {
 		return nil, f.ListError
@@ -177,8 +175,9 @@ func (f *FakeControllerSource) listInto(list runtime.Object) (runtime.Object, er
 	return list, nil
 }
 
-// Watch returns a watch, which will be pre-populated with all changes after
-// resourceVersion (deep copies, oldest first) and then receives live changes.
+// Watch starts a watch from options.ResourceVersion: it first delivers deep
+// copies of the recorded changes newer than that version, oldest first, then
+// the live broadcast.
 //
 // The resource version must be an integer between the oldest kept change
 // (the current one when none is kept) and the current one. An older one gives
@@ -216,9 +215,10 @@ func (f *FakeControllerSource) replayStartLocked(rv int) (int, error) {
 	return rv - firstKept + 1, nil
 }
 
-// ResetWatch simulates connection problems; creates a new Broadcaster and
-// flushes the change queue so that clients have to re-list and watch. The
-// current watchers see their channel closed (after the queued events).
+// ResetWatch simulates a broken connection: current watchers get their
+// queued events and then a closed channel, a new Broadcaster takes over and
+// the recorded history is dropped, so clients must list again before they
+// can watch (only the current resource version is still watchable).
 func (f *FakeControllerSource) ResetWatch() {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -227,9 +227,9 @@ func (f *FakeControllerSource) ResetWatch() {
 	f.changes = nil
 }
 
-// Shutdown closes the underlying broadcaster, waiting for events to be
-// delivered. It's an error to call any method after calling shutdown. This
-// is enforced by Shutdown() leaving f locked.
+// Shutdown stops the broadcaster after it delivered the queued events, which
+// closes every watcher. The source is unusable afterwards: Shutdown keeps
+// its lock, so any later call blocks forever.
 func (f *FakeControllerSource) Shutdown() {
 	f.lock.Lock() // never unlocked: every later call blocks
 	f.Broadcaster.Shutdown()

@@ -28,16 +28,15 @@ func NewFakePVCControllerSource() *FakePVCControllerSource {
 	return &FakePVCControllerSource{FakeControllerSource: *NewFakeControllerSource()}
 }
 
-// List returns a list object, with its resource version set: a
-// *v1.PersistentVolumeList of deep copies. ListError is not consulted. A
-// stored object that is not a PersistentVolume makes it fail with
-// (nil, error).
+// List returns a *v1.PersistentVolumeList of deep copies at the current
+// resource version. ListError is not consulted. A stored object that is not
+// a PersistentVolume makes it fail with (nil, error).
 func (f *FakePVControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
 	return f.listInto(&v1.PersistentVolumeList{})
 }
 
-// List returns a list object, with its resource version set: a
-// *v1.PersistentVolumeClaimList of deep copies. ListError is not consulted.
+// List returns a *v1.PersistentVolumeClaimList at the current resource
+// version, of deep copies. ListError is not consulted.
 // A stored object that is not a PersistentVolumeClaim makes it fail with
 // (nil, error).
 func (f *FakePVCControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
