@@ -7,6 +7,17 @@ import (
 	"k8s.io/utils/clock"
 )
 
+// TimestampedEntry is what an ExpirationCache stores for each object: the
+// object and the time it was written, read by the ExpirationPolicy. The
+// timestamp comes from the cache's clock; timestamps from another machine
+// (such as the API server) are not comparable with it.
+type TimestampedEntry struct {
+	Obj       interface{}
+	Timestamp time.Time
+	// key is the storage key of Obj, kept so that expiry never recomputes it.
+	key string
+}
+
 // ExpirationCache is a Store whose entries expire. Every write stamps the
 // object with the current time of the cache's clock and stores it, wrapped in
 // a TimestampedEntry, under the key computed from the object. Reads (Get,
@@ -42,33 +53,6 @@ type ExpirationCache struct {
 // that tests can decide expiry without the wall clock.
 type ExpirationPolicy interface {
 	IsExpired(obj *TimestampedEntry) bool
-}
-
-// TTLPolicy expires entries older than a fixed time to live.
-type TTLPolicy struct {
-	// TTL is the maximum age of an entry; zero or negative keeps entries forever.
-	TTL time.Duration
-
-	// Clock measures the age of entries.
-	Clock clock.Clock
-}
-
-// IsExpired reports whether obj is older than TTL according to Clock. An
-// age of exactly TTL is not expired; a zero Timestamp is very old; a TTL <= 0
-// never expires anything.
-func (p *TTLPolicy) IsExpired(obj *TimestampedEntry) bool {
-	return p.TTL > 0 && p.Clock.Since(obj.Timestamp) > p.TTL
-}
-
-// TimestampedEntry is what an ExpirationCache stores for each object: the
-// object and the time it was written, read by the ExpirationPolicy. The
-// timestamp comes from the cache's clock; timestamps from another machine
-// (such as the API server) are not comparable with it.
-type TimestampedEntry struct {
-	Obj       interface{}
-	Timestamp time.Time
-	// key is the storage key of Obj, kept so that expiry never recomputes it.
-	key string
 }
 
 // NewTTLStore returns an ExpirationCache whose entries expire ttl after
@@ -231,4 +215,23 @@ func (c *ExpirationCache) Bookmark(rv string) {
 // change it (entries are timestamp wrappers, not objects).
 func (c *ExpirationCache) LastStoreSyncResourceVersion() string {
 	return c.entries.LastStoreSyncResourceVersion()
+}
+
+// TTLPolicy expires entries older than a fixed time to live.
+type TTLPolicy struct {
+	// TTL is the maximum age of an entry; zero or negative keeps entries forever.
+	TTL time.Duration
+
+	// Clock measures the age of entries.
+	Clock clock.Clock
+}
+
+// IsExpired reports whether obj is older than TTL according to Clock. An
+// age of exactly TTL is not expired; a zero Timestamp is very old; a TTL <= 0
+// never expires anything.
+func (p *TTLPolicy) IsExpired(obj *TimestampedEntry) bool {
+	if p.TTL <= 0 {
+		return false
+	}
+	return p.Clock.Since(obj.Timestamp) > p.TTL
 }

@@ -8,15 +8,24 @@ package cache
 // client-go's, it has no Bookmark or LastStoreSyncResourceVersion method, so
 // it does not satisfy Store by itself.
 type FakeCustomStore struct {
-	AddFunc      func(obj interface{}) error
-	UpdateFunc   func(obj interface{}) error
-	DeleteFunc   func(obj interface{}) error
-	ListFunc     func() []interface{}
+	// AddFunc backs Add.
+	AddFunc func(obj interface{}) error
+	// UpdateFunc backs Update.
+	UpdateFunc func(obj interface{}) error
+	// DeleteFunc backs Delete.
+	DeleteFunc func(obj interface{}) error
+	// ListFunc backs List.
+	ListFunc func() []interface{}
+	// ListKeysFunc backs ListKeys.
 	ListKeysFunc func() []string
-	GetFunc      func(obj interface{}) (item interface{}, exists bool, err error)
+	// GetFunc backs Get.
+	GetFunc func(obj interface{}) (item interface{}, exists bool, err error)
+	// GetByKeyFunc backs GetByKey.
 	GetByKeyFunc func(key string) (item interface{}, exists bool, err error)
-	ReplaceFunc  func(list []interface{}, resourceVersion string) error
-	ResyncFunc   func() error
+	// ReplaceFunc backs Replace.
+	ReplaceFunc func(list []interface{}, resourceVersion string) error
+	// ResyncFunc backs Resync.
+	ResyncFunc func() error
 }
 
 // Add returns AddFunc's result, or zero values when AddFunc is nil.

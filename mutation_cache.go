@@ -28,28 +28,12 @@ var errNoMutationIndexer = errors.New("no indexer has been provided to the mutat
 // newer needs an interpretation of resource versions. Implementations are
 // safe for concurrent use.
 type MutationCache interface {
-	GetByKey(key string) (interface{}, bool, error)
-	ByIndex(indexName, indexKey string) ([]interface{}, error)
+	// Mutation records an object the caller just wrote.
 	Mutation(interface{})
-}
-
-// ResourceVersionComparator is able to compare object versions.
-type ResourceVersionComparator interface {
-	CompareResourceVersion(lhs, rhs runtime.Object) int
-}
-
-// NewIntegerResourceVersionMutationCache returns a MutationCache that
-// understands how to deal with objects whose resource version is an
-// unsigned integer that grows with every update and is comparable between
-// objects of one resource in a namespace, as with most backends.
-//
-// Recorded mutations live for ttl, at most 100 of them (least recently used
-// dropped first). indexer may be nil, then ByIndex fails. With includeAdds,
-// mutations of objects the backing cache does not hold are returned too:
-// only safe if the caller copes with such an entry outliving a quick
-// delete for up to ttl.
-func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
-	return newMutationCache(logger, backingCache, indexer, ttl, includeAdds, utilcache.NewLRUExpireCache(mutationCacheCapacity))
+	// GetByKey reads one object, preferring a newer recorded one.
+	GetByKey(key string) (interface{}, bool, error)
+	// ByIndex reads an index, overlaid with recorded objects.
+	ByIndex(indexName, indexKey string) ([]interface{}, error)
 }
 
 // mutationCache overlays recently written objects on a backing cache.
@@ -78,6 +62,20 @@ type mutationCache struct {
 	mu sync.Mutex
 	// recent holds the recorded mutations, by key, with expiry and LRU order.
 	recent *utilcache.LRUExpireCache
+}
+
+// NewIntegerResourceVersionMutationCache returns a MutationCache that
+// understands how to deal with objects whose resource version is an
+// unsigned integer that grows with every update and is comparable between
+// objects of one resource in a namespace, as with most backends.
+//
+// Recorded mutations live for ttl, at most 100 of them (least recently used
+// dropped first). indexer may be nil, then ByIndex fails. With includeAdds,
+// mutations of objects the backing cache does not hold are returned too:
+// only safe if the caller copes with such an entry outliving a quick
+// delete for up to ttl.
+func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
+	return newMutationCache(logger, backingCache, indexer, ttl, includeAdds, utilcache.NewLRUExpireCache(mutationCacheCapacity))
 }
 
 // newMutationCache builds a mutationCache over recent (tests pass one with a
@@ -185,19 +183,26 @@ func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Se
 func (c *mutationCache) newest(key string, current runtime.Object) runtime.Object {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	recorded, ok := c.recent.Get(key)
-	if !ok {
+	mutated, ok := c.recordedObjectLocked(key)
+	switch {
+	case !ok:
 		return current
+	case c.versions.CompareResourceVersion(current, mutated) < 0:
+		return mutated
 	}
-	mutated, ok := recorded.(runtime.Object)
-	if !ok {
-		return current
+	c.recent.Remove(key)
+	return current
+}
+
+// recordedObjectLocked returns the live mutation recorded under key when it
+// is a runtime.Object (not a tombstone). c.mu must be held.
+func (c *mutationCache) recordedObjectLocked(key string) (runtime.Object, bool) {
+	recorded, found := c.recent.Get(key)
+	if !found {
+		return nil, false
 	}
-	if c.versions.CompareResourceVersion(current, mutated) >= 0 {
-		c.recent.Remove(key)
-		return current
-	}
-	return mutated
+	obj, isObject := recorded.(runtime.Object)
+	return obj, isObject
 }
 
 // Mutation records obj, the result of a write, for ttl. It keeps an already
@@ -221,16 +226,18 @@ func (c *mutationCache) Mutation(obj interface{}) {
 // recordedIsNewerLocked reports whether the mutation recorded under key is
 // an object strictly newer than obj. c.mu must be held.
 func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool {
-	incoming, ok := obj.(runtime.Object)
-	if !ok {
+	incoming, isObject := obj.(runtime.Object)
+	if !isObject {
 		return false
 	}
-	recorded, ok := c.recent.Get(key)
-	if !ok {
-		return false
-	}
-	existing, ok := recorded.(runtime.Object)
+	existing, ok := c.recordedObjectLocked(key)
 	return ok && c.versions.CompareResourceVersion(existing, incoming) > 0
+}
+
+// ResourceVersionComparator orders two versions of the same object:
+// negative when lhs is older than rhs, zero when equal, positive when newer.
+type ResourceVersionComparator interface {
+	CompareResourceVersion(lhs, rhs runtime.Object) int
 }
 
 // integerResourceVersions compares resource versions as unsigned decimal

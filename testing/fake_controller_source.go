@@ -1,14 +1,10 @@
 package framework
 
 import (
-	"errors"
-	"fmt"
 	"math/rand"
 	"strconv"
 	"sync"
 
-	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,10 +16,6 @@ import (
 // broadcaster; a watcher that stops reading blocks the source after the
 // buffers fill up (the broadcaster waits on full channels).
 const watcherQueueLength = 100
-
-// errFutureResourceVersion is returned by Watch for a resource version the
-// source has not reached yet.
-var errFutureResourceVersion = errors.New("resource version in the future not supported by this fake")
 
 // nnu identifies a stored object: namespace, name and UID. Two objects with
 // the same name but different UIDs are different entries.
@@ -73,36 +65,39 @@ func NewFakeControllerSource() *FakeControllerSource {
 
 // Add stores obj under the next resource version (set on obj itself) and
 // broadcasts an Added event.
-func (f *FakeControllerSource) Add(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Added, Object: obj}, 1)
-}
+func (f *FakeControllerSource) Add(obj runtime.Object) { f.record(watch.Added, obj, true) }
+
+// AddDropWatch is Add without the broadcast: current watchers miss the
+// event, later watches replay it.
+func (f *FakeControllerSource) AddDropWatch(obj runtime.Object) { f.record(watch.Added, obj, false) }
 
 // Modify stores obj under the next resource version (set on obj itself),
 // adding it if unknown, and broadcasts a Modified event.
-func (f *FakeControllerSource) Modify(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 1)
+func (f *FakeControllerSource) Modify(obj runtime.Object) { f.record(watch.Modified, obj, true) }
+
+// ModifyDropWatch is Modify without the broadcast.
+func (f *FakeControllerSource) ModifyDropWatch(obj runtime.Object) {
+	f.record(watch.Modified, obj, false)
 }
 
 // Delete removes lastValue's entry, gives lastValue the next resource
 // version and broadcasts a Deleted event (also for an unknown object).
 func (f *FakeControllerSource) Delete(lastValue runtime.Object) {
-	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 1)
-}
-
-// AddDropWatch is Add without the broadcast: current watchers miss the
-// event, later watches replay it.
-func (f *FakeControllerSource) AddDropWatch(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Added, Object: obj}, 0)
-}
-
-// ModifyDropWatch is Modify without the broadcast.
-func (f *FakeControllerSource) ModifyDropWatch(obj runtime.Object) {
-	f.Change(watch.Event{Type: watch.Modified, Object: obj}, 0)
+	f.record(watch.Deleted, lastValue, true)
 }
 
 // DeleteDropWatch is Delete without the broadcast.
 func (f *FakeControllerSource) DeleteDropWatch(lastValue runtime.Object) {
-	f.Change(watch.Event{Type: watch.Deleted, Object: lastValue}, 0)
+	f.record(watch.Deleted, lastValue, false)
+}
+
+// record is Change with a certain broadcast decision.
+func (f *FakeControllerSource) record(t watch.EventType, obj runtime.Object, broadcast bool) {
+	probability := 0.0
+	if broadcast {
+		probability = 1
+	}
+	f.Change(watch.Event{Type: t, Object: obj}, probability)
 }
 
 // Change gives e.Object the next resource version, applies e to Items,
@@ -142,95 +137,4 @@ func (f *FakeControllerSource) applyLocked(t watch.EventType, key nnu, obj runti
 // keyOf returns the Items key of an object.
 func keyOf(accessor metav1.Object) nnu {
 	return nnu{namespace: accessor.GetNamespace(), name: accessor.GetName(), uid: accessor.GetUID()}
-}
-
-// List returns a *v1.List at the current resource version whose items are
-// deep copies of the stored objects, in no particular order. It returns
-// (nil, ListError) when ListError is set.
-func (f *FakeControllerSource) List(options metav1.ListOptions) (runtime.Object, error) {
-	if f.ListError != nil {
-		return nil, f.ListError
-	}
-	return f.listInto(&v1.List{})
-}
-
-// listInto fills list (a pointer to a list type) with deep copies of the
-// stored objects and sets its resource version. It fails when an object
-// cannot be an item of that list type.
-func (f *FakeControllerSource) listInto(list runtime.Object) (runtime.Object, error) {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	objs := make([]runtime.Object, 0, len(f.Items))
-	for _, obj := range f.Items {
-		objs = append(objs, obj.DeepCopyObject())
-	}
-	if err := meta.SetList(list, objs); err != nil {
-		return nil, err
-	}
-	listMeta, err := meta.ListAccessor(list)
-	if err != nil {
-		return nil, err
-	}
-	listMeta.SetResourceVersion(strconv.Itoa(f.lastRV))
-	return list, nil
-}
-
-// Watch starts a watch from options.ResourceVersion: it first delivers deep
-// copies of the recorded changes newer than that version, oldest first, then
-// the live broadcast.
-//
-// The resource version must be an integer between the oldest kept change
-// (the current one when none is kept) and the current one. An older one gives
-// a 410 Expired error ("too old resource version: <rv> (<oldest>)"), a newer
-// one an error; a non-integer one (including "") the strconv error.
-func (f *FakeControllerSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
-	f.lock.RLock()
-	defer f.lock.RUnlock()
-	rv, err := strconv.Atoi(options.ResourceVersion)
-	if err != nil {
-		return nil, err
-	}
-	start, err := f.replayStartLocked(rv)
-	if err != nil {
-		return nil, err
-	}
-	replay := make([]watch.Event, 0, len(f.changes)-start)
-	for _, e := range f.changes[start:] {
-		replay = append(replay, watch.Event{Type: e.Type, Object: e.Object.DeepCopyObject()})
-	}
-	return f.Broadcaster.WatchWithPrefix(replay)
-}
-
-// replayStartLocked returns the index in changes of the first change after
-// rv, or the error Watch reports for rv. f.lock must be held.
-func (f *FakeControllerSource) replayStartLocked(rv int) (int, error) {
-	firstKept := f.lastRV + 1 - len(f.changes)
-	oldest := min(firstKept, f.lastRV)
-	switch {
-	case rv < oldest:
-		return 0, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, oldest))
-	case rv > f.lastRV:
-		return 0, errFutureResourceVersion
-	}
-	return rv - firstKept + 1, nil
-}
-
-// ResetWatch simulates a broken connection: current watchers get their
-// queued events and then a closed channel, a new Broadcaster takes over and
-// the recorded history is dropped, so clients must list again before they
-// can watch (only the current resource version is still watchable).
-func (f *FakeControllerSource) ResetWatch() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.Broadcaster.Shutdown()
-	f.Broadcaster = watch.NewBroadcaster(watcherQueueLength, watch.WaitIfChannelFull)
-	f.changes = nil
-}
-
-// Shutdown stops the broadcaster after it delivered the queued events, which
-// closes every watcher. The source is unusable afterwards: Shutdown keeps
-// its lock, so any later call blocks forever.
-func (f *FakeControllerSource) Shutdown() {
-	f.lock.Lock() // never unlocked: every later call blocks
-	f.Broadcaster.Shutdown()
 }
