@@ -15,9 +15,10 @@ var errEvaluatePanicked = errors.New("synctrack: Evaluate panicked")
 // Evaluate) of the current generation, so concurrent Gets of one generation
 // share a single call; a Get after Notify starts a new round even if an
 // older round is still running, and the older round never replaces the newer
-// one. A failed round is forgotten: its caller gets the error, the Gets that
-// were waiting on it retry with a new round. Evaluate may thus run in
-// several goroutines at once (for different generations).
+// one. A failed round is forgotten: its caller gets the error (with the
+// value Evaluate returned alongside), the Gets that were waiting on it retry
+// with a new round. Evaluate may thus run in several goroutines at once
+// (for different generations).
 //
 // mu guards generation and latest; a round's value and err are written once
 // by the goroutine running it, before ready is closed.
@@ -55,7 +56,9 @@ func (z *Lazy[T]) Notify() {
 
 // Get returns the value of the current generation, calling Evaluate in this
 // goroutine when no round of the current generation exists, or waiting for
-// the running one. Errors are never cached.
+// the running one. Errors are never cached: the caller whose Evaluate failed
+// gets exactly what it returned (value and error), the callers waiting on
+// that round retry.
 func (z *Lazy[T]) Get() (T, error) {
 	for {
 		round, owner := z.roundForCurrentGeneration()
@@ -69,8 +72,7 @@ func (z *Lazy[T]) Get() (T, error) {
 		}
 		z.forget(round)
 		if owner {
-			var zero T
-			return zero, round.err
+			return round.value, round.err
 		}
 	}
 }

@@ -58,18 +58,18 @@ func TestLazyEvaluatesOncePerNotify(t *testing.T) {
 	}
 }
 
-func TestLazyDoesNotCacheErrors(t *testing.T) {
+func TestLazyDoesNotCacheErrorsButReturnsTheValueGivenWithThem(t *testing.T) {
 	var calls atomic.Int32
 	z := &Lazy[string]{Evaluate: func() (string, error) {
 		if calls.Add(1) <= 2 {
-			return "ignored", errors.New("boom")
+			return "partial", errors.New("boom")
 		}
 		return "ok", nil
 	}}
 	for i, want := range []struct {
 		val string
 		err bool
-	}{{"", true}, {"", true}, {"ok", false}, {"ok", false}} {
+	}{{"partial", true}, {"partial", true}, {"ok", false}, {"ok", false}} {
 		v, err := z.Get()
 		if (err != nil) != want.err || v != want.val {
 			t.Fatalf("Get #%d = (%q, %v), want (%q, err=%v)", i, v, err, want.val, want.err)
