@@ -141,16 +141,11 @@ func (d *cacheMutationDetector) AddObject(obj interface{}) {
 	d.addMu.Unlock()
 }
 
-// Run checks the watched objects at once and then every period until
-// stopCh is closed. A detected mutation fails as described at
-// NewCacheMutationDetector.
+// Run checks the watched objects at once (even when stopCh is already
+// closed) and then every period until stopCh is closed. A detected mutation
+// fails as described at NewCacheMutationDetector.
 func (d *cacheMutationDetector) Run(stopCh <-chan struct{}) {
 	for {
-		select {
-		case <-stopCh:
-			return
-		default:
-		}
 		d.check()
 		select {
 		case <-stopCh:

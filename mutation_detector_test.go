@@ -172,3 +172,16 @@ func TestMutationDetectorRunChecksAtOnceThenEveryPeriodUntilStopped(t *testing.T
 	close(stop)
 	<-done
 }
+
+func TestMutationDetectorRunChecksOnceEvenWhenAlreadyStopped(t *testing.T) {
+	d, _, failures := newTestMutationDetector()
+	cm := watchedConfigMap("a")
+	d.AddObject(cm)
+	cm.Data["k"] = "changed"
+	stop := make(chan struct{})
+	close(stop)
+	d.Run(stop)
+	if len(*failures) != 1 {
+		t.Fatalf("failures = %q, want one check before stopping", *failures)
+	}
+}
