@@ -46,15 +46,6 @@ func sortedKeys(keys []string) []string {
 	return out
 }
 
-func podNames(objs []interface{}) []string {
-	var out []string
-	for _, o := range objs {
-		out = append(out, o.(*v1.Pod).Name)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func TestTTLPolicyExpiresOnlyEntriesStrictlyOlderThanThePositiveTTL(t *testing.T) {
 	clk := clocktesting.NewFakeClock(expiryEpoch)
 	cases := []struct {
@@ -160,7 +151,7 @@ func TestListReturnsOnlyLiveObjectsUnwrapped(t *testing.T) {
 	clk.Step(6 * time.Second)
 	mustAdd("young")
 	clk.Step(6 * time.Second)
-	if got := podNames(store.List()); len(got) != 1 || got[0] != "young" {
+	if got := names(store.List()); len(got) != 1 || got[0] != "young" {
 		t.Fatalf("List = %v, want [young]", got)
 	}
 	if got := receivedKeys(deleted); len(got) != 1 || got[0] != "ns/old" {
@@ -233,7 +224,7 @@ func TestReplaceSwapsTheContentWithOneTimestamp(t *testing.T) {
 	}
 	clk.Step(10*time.Second + 1)
 	if got := store.List(); len(got) != 0 {
-		t.Fatalf("replaced items did not expire together: %v", podNames(got))
+		t.Fatalf("replaced items did not expire together: %v", names(got))
 	}
 	if got := sortedKeys(receivedKeys(deleted)); len(got) != 2 {
 		t.Fatalf("deleted = %v", got)
@@ -296,7 +287,7 @@ func TestExpirationStorePolicySeesEntriesWithTheirKey(t *testing.T) {
 	})
 	_ = store.Add(expiringPod("keep", "1"))
 	_ = store.Add(expiringPod("gone", "1"))
-	if got := podNames(store.List()); len(got) != 1 || got[0] != "keep" {
+	if got := names(store.List()); len(got) != 1 || got[0] != "keep" {
 		t.Fatalf("List = %v, want [keep]", got)
 	}
 }

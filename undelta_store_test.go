@@ -22,7 +22,7 @@ type pushRecorder struct {
 func (r *pushRecorder) push(objs []interface{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.states = append(r.states, podNames(objs))
+	r.states = append(r.states, names(objs))
 }
 
 func TestUndeltaStorePushesTheWholeStateAfterEverySuccessfulChange(t *testing.T) {

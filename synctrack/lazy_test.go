@@ -80,88 +80,85 @@ func TestLazyDoesNotCacheErrorsButReturnsTheValueGivenWithThem(t *testing.T) {
 	}
 }
 
-func TestLazyConcurrentGetsShareOneEvaluation(t *testing.T) {
-	gate := make(chan struct{})
-	entered := make(chan struct{})
-	var calls atomic.Int32
-	z := &Lazy[int]{Evaluate: func() (int, error) {
-		n := calls.Add(1)
-		if n == 1 {
-			close(entered)
-			<-gate
+// stalledLazy is a Lazy whose first Evaluate call signals entered, waits
+// for release and then returns (0, firstErr) if firstErr is set, else 1;
+// later calls return their call number at once.
+type stalledLazy struct {
+	lazy    *Lazy[int]
+	entered chan struct{}
+	release chan struct{}
+	calls   atomic.Int32
+}
+
+func newStalledLazy(firstErr error) *stalledLazy {
+	s := &stalledLazy{entered: make(chan struct{}), release: make(chan struct{})}
+	s.lazy = &Lazy[int]{Evaluate: func() (int, error) {
+		n := s.calls.Add(1)
+		if n != 1 {
+			return int(n), nil
 		}
-		return int(n), nil
+		close(s.entered)
+		<-s.release
+		if firstErr != nil {
+			return 0, firstErr
+		}
+		return 1, nil
 	}}
+	return s
+}
+
+func TestLazyConcurrentGetsShareOneEvaluation(t *testing.T) {
+	s := newStalledLazy(nil)
 	const getters = 8
 	results := make([]int, getters)
 	var wg sync.WaitGroup
 	for i := 0; i < getters; i++ {
 		wg.Add(1)
-		go func(i int) { defer wg.Done(); results[i], _ = z.Get() }(i)
+		go func(i int) { defer wg.Done(); results[i], _ = s.lazy.Get() }(i)
 	}
-	<-entered
-	close(gate)
+	<-s.entered
+	close(s.release)
 	wg.Wait()
 	for i, r := range results {
 		if r != 1 {
 			t.Fatalf("getter %d got %d, want 1", i, r)
 		}
 	}
-	if calls.Load() != 1 {
-		t.Fatalf("Evaluate called %d times, want 1", calls.Load())
+	if s.calls.Load() != 1 {
+		t.Fatalf("Evaluate called %d times, want 1", s.calls.Load())
 	}
 }
 
 func TestLazyNotifyDuringEvaluationStartsANewerRoundThatTheOldOneCannotOverwrite(t *testing.T) {
-	gate := make(chan struct{})
-	entered := make(chan struct{})
-	var calls atomic.Int32
-	z := &Lazy[int]{Evaluate: func() (int, error) {
-		n := calls.Add(1)
-		if n == 1 {
-			close(entered)
-			<-gate
-		}
-		return int(n), nil
-	}}
+	s := newStalledLazy(nil)
+	z := s.lazy
 	first := make(chan int)
 	go func() { v, _ := z.Get(); first <- v }()
-	<-entered
+	<-s.entered
 	z.Notify()
 	if v, _ := z.Get(); v != 2 {
 		t.Fatalf("Get after Notify = %d, want 2 (a fresh evaluation)", v)
 	}
-	close(gate)
+	close(s.release)
 	if v := <-first; v != 1 {
 		t.Fatalf("stale round returned %d to its caller, want 1", v)
 	}
 	if v, _ := z.Get(); v != 2 {
 		t.Fatalf("cached value = %d after the stale round finished, want 2", v)
 	}
-	if calls.Load() != 2 {
-		t.Fatalf("Evaluate called %d times, want 2", calls.Load())
+	if s.calls.Load() != 2 {
+		t.Fatalf("Evaluate called %d times, want 2", s.calls.Load())
 	}
 }
 
 func TestLazyGetWaitingOnAFailedRoundRetriesItself(t *testing.T) {
-	gate := make(chan struct{})
-	entered := make(chan struct{})
-	var calls atomic.Int32
-	z := &Lazy[int]{Evaluate: func() (int, error) {
-		n := calls.Add(1)
-		if n == 1 {
-			close(entered)
-			<-gate
-			return 0, errors.New("first round fails")
-		}
-		return int(n), nil
-	}}
+	s := newStalledLazy(errors.New("first round fails"))
 	owner := make(chan error)
-	go func() { _, err := z.Get(); owner <- err }()
-	<-entered
+	go func() { _, err := s.lazy.Get(); owner <- err }()
+	<-s.entered
 	waiter := make(chan int)
-	go func() { v, err := z.Get(); _ = err; waiter <- v }()
-	close(gate)
+	go func() { v, _ := s.lazy.Get(); waiter <- v }()
+	close(s.release)
 	if err := <-owner; err == nil {
 		t.Fatal("the Get that ran the failing Evaluate got no error")
 	}
