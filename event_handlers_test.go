@@ -51,7 +51,9 @@ func TestFuncsAdaptersCallOnlyTheFunctionsThatAreSet(t *testing.T) {
 	var got []string
 	funcs := ResourceEventHandlerFuncs{AddFunc: func(obj interface{}) { got = append(got, "add") }}
 	detailed := ResourceEventHandlerDetailedFuncs{
-		AddFunc:    func(obj interface{}, initial bool) { got = append(got, "detailed-add", map[bool]string{true: "initial", false: "later"}[initial]) },
+		AddFunc: func(obj interface{}, initial bool) {
+			got = append(got, "detailed-add", map[bool]string{true: "initial", false: "later"}[initial])
+		},
 		DeleteFunc: func(obj interface{}) { got = append(got, "detailed-delete") },
 	}
 	for _, h := range []ResourceEventHandler{funcs, detailed, ResourceEventHandlerFuncs{}, ResourceEventHandlerDetailedFuncs{}} {

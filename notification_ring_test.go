@@ -4,10 +4,10 @@ import "testing"
 
 func TestNotificationRingKeepsOrderAcrossGrowthAndWrapAround(t *testing.T) {
 	cases := []struct {
-		name       string
-		pushes     int
-		popEvery   int // pop popSize items after every popEvery pushes
-		popSize    int
+		name     string
+		pushes   int
+		popEvery int // pop popSize items after every popEvery pushes
+		popSize  int
 	}{
 		{name: "no pops", pushes: 300, popEvery: 0},
 		{name: "wrap before growth", pushes: 500, popEvery: 10, popSize: 7},

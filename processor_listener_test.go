@@ -20,7 +20,7 @@ type manualChecker struct {
 	once sync.Once
 }
 
-func newManualChecker() *manualChecker { return &manualChecker{done: make(chan struct{})} }
+func newManualChecker() *manualChecker         { return &manualChecker{done: make(chan struct{})} }
 func (c *manualChecker) Name() string          { return "manual" }
 func (c *manualChecker) Done() <-chan struct{} { return c.done }
 func (c *manualChecker) finish()               { c.once.Do(func() { close(c.done) }) }
@@ -176,9 +176,9 @@ func TestEachHandlerSeesNotificationsInDistributionOrder(t *testing.T) {
 func TestRegistrationSyncsOnlyAfterInformerSyncAndInitialItemsDelivered(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	cases := []struct {
-		name            string
-		initialItems    int
-		upstreamFirst   bool // upstream completes before the items are released
+		name          string
+		initialItems  int
+		upstreamFirst bool // upstream completes before the items are released
 	}{
 		{"initial items delivered after informer sync", 3, true},
 		{"informer syncs after initial items delivered", 3, false},

@@ -56,7 +56,9 @@ func TestWaitForCacheSyncReturnsOnceAllAreSyncedOrFalseWhenStopped(t *testing.T)
 		var synced atomic.Bool
 		stop := make(chan struct{})
 		result := make(chan bool)
-		go func() { result <- WaitForCacheSync(stop, func() bool { return true }, func() bool { return synced.Load() }) }()
+		go func() {
+			result <- WaitForCacheSync(stop, func() bool { return true }, func() bool { return synced.Load() })
+		}()
 		time.Sleep(time.Second)
 		synctest.Wait()
 		synced.Store(true)
