@@ -194,7 +194,7 @@ func (f *DeltaFIFO) HasSyncedChecker() DoneChecker { return f }
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 
 // KeyOf exposes f's keyFunc, but also detects the key of a Deltas object or
-// DeletedFinalStateUnknown objects.
+// DeletedFinalStateUnknown objects. An error of keyFunc is returned as is.
 func (f *DeltaFIFO) KeyOf(obj interface{}) (string, error) {
 	if d, ok := obj.(Deltas); ok {
 		newest := d.Newest()
@@ -206,7 +206,13 @@ func (f *DeltaFIFO) KeyOf(obj interface{}) (string, error) {
 	if d, ok := obj.(DeletedFinalStateUnknown); ok {
 		return d.Key, nil
 	}
-	key, err := f.keyFunc(obj)
+	return f.keyFunc(obj)
+}
+
+// keyErrOf is KeyOf with a failure wrapped in a KeyError for obj, the form
+// Add, Update, Delete and Replace return.
+func (f *DeltaFIFO) keyErrOf(obj interface{}) (string, error) {
+	key, err := f.KeyOf(obj)
 	if err != nil {
 		return "", KeyError{Obj: obj, Err: err}
 	}
@@ -236,7 +242,7 @@ func (f *DeltaFIFO) Update(obj interface{}) error {
 // `f.knownObjects`, if not nil, provides (via GetByKey) _additional_ objects
 // that are considered to already exist; a lookup error counts as existing.
 func (f *DeltaFIFO) Delete(obj interface{}) error {
-	key, err := f.KeyOf(obj)
+	key, err := f.keyErrOf(obj)
 	if err != nil {
 		return err
 	}
@@ -263,7 +269,7 @@ func (f *DeltaFIFO) knownLocked(key string) bool {
 // is a tombstone), collapses a trailing pair of deletions, and queues the key
 // if it was not queued.
 func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj interface{}) error {
-	key, err := f.KeyOf(obj)
+	key, err := f.keyErrOf(obj)
 	if err != nil {
 		return err
 	}
@@ -372,7 +378,7 @@ func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 	defer f.lock.Unlock()
 	listed := make(map[string]struct{}, len(list))
 	for _, obj := range list {
-		key, err := f.KeyOf(obj)
+		key, err := f.keyErrOf(obj)
 		if err != nil {
 			return err
 		}

@@ -296,7 +296,10 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.pushLocked(realFIFOEntry{delta: Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}}})
+	// Like client-go, a queued bookmark is not published in the depth gauge
+	// until the next push or pop sets it again.
+	f.pending.push(realFIFOEntry{delta: Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}}})
+	f.cond.Signal()
 	return nil
 }
 
