@@ -50,11 +50,13 @@ type processorListener struct {
 	// inFlight is how many notifications run took out of pending and has
 	// not finished delivering yet.
 	inFlight atomic.Int64
-	// backlog reports pending+inFlight; never nil.
+	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
 
-	// upstream is the informer's sync checker.
+	// upstream is the informer's sync checker; its channel wakes run.
 	upstream DoneChecker
+	// upstreamHasSynced is the informer's HasSynced, consulted by HasSynced.
+	upstreamHasSynced func() bool
 	// initialOutstanding counts initial-list adds not yet delivered.
 	initialOutstanding atomic.Int64
 	// synced is closed once upstream is done and initialOutstanding is zero.
@@ -77,20 +79,25 @@ type processorListener struct {
 
 // newProcessListener creates a listener for handler. The listener is inert
 // until run is started; notifications added before are kept.
-func newProcessListener(logger klog.Logger, handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, upstream DoneChecker, upstreamName string, backlog GaugeMetric) *processorListener {
+//
+// upstreamHasSynced may be nil, in which case upstream's channel decides.
+// The backlog gauge starts as a no-op; the owner may replace it before the
+// listener is registered.
+func newProcessListener(logger klog.Logger, handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, upstream DoneChecker, upstreamHasSynced func() bool) *processorListener {
 	name := handlerName(handler)
-	if backlog == nil {
-		backlog = noopMetric{}
+	if upstreamHasSynced == nil {
+		upstreamHasSynced = func() bool { return IsDone(upstream) }
 	}
 	l := &processorListener{
 		handler:               handler,
 		name:                  name,
 		logger:                logger,
 		wake:                  make(chan struct{}, 1),
-		backlog:               backlog,
+		backlog:               noopMetric{},
 		upstream:              upstream,
+		upstreamHasSynced:     upstreamHasSynced,
 		synced:                make(chan struct{}),
-		checkerName:           upstreamName + " + event handler " + name,
+		checkerName:           upstream.Name() + " + event handler " + name,
 		requestedResyncPeriod: requestedResyncPeriod,
 		resyncPeriod:          resyncPeriod,
 	}
@@ -191,21 +198,28 @@ func (l *processorListener) deliver(batch []notification) {
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync
-// events have been delivered.
+// events have been delivered. The listener's goroutine records that moment,
+// so a listener that never ran (e.g. removed before the informer started)
+// never reports synced.
 func (l *processorListener) HasSynced() bool {
-	return IsDone(l.upstream) && l.initialOutstanding.Load() == 0
+	select {
+	case <-l.synced:
+		return true
+	default:
+		return false
+	}
 }
 
 // HasSyncedChecker reports if both the parent has synced and all pre-sync
-// events have been delivered. The checker's channel closes once HasSynced
-// is true; the listener's goroutine must be running for it to close.
+// events have been delivered. Its channel is the one HasSynced reads.
 func (l *processorListener) HasSyncedChecker() DoneChecker {
 	return listenerSyncChecker{l}
 }
 
-// markSyncedIfDone closes the synced channel when HasSynced is true.
+// markSyncedIfDone closes the synced channel once the informer has synced
+// and no initial notification is outstanding. Only run calls it.
 func (l *processorListener) markSyncedIfDone() {
-	if l.HasSynced() {
+	if l.upstreamHasSynced() && l.initialOutstanding.Load() == 0 {
 		l.syncedOnce.Do(func() { close(l.synced) })
 	}
 }

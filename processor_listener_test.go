@@ -21,7 +21,7 @@ type manualChecker struct {
 }
 
 func newManualChecker() *manualChecker         { return &manualChecker{done: make(chan struct{})} }
-func (c *manualChecker) Name() string          { return "manual" }
+func (c *manualChecker) Name() string          { return "informer" }
 func (c *manualChecker) Done() <-chan struct{} { return c.done }
 func (c *manualChecker) finish()               { c.once.Do(func() { close(c.done) }) }
 
@@ -95,7 +95,11 @@ func startProcessor(t *testing.T, p *sharedProcessor) (stop func()) {
 }
 
 func newTestListener(h ResourceEventHandler, upstream DoneChecker, gauge GaugeMetric) *processorListener {
-	return newProcessListener(klog.Background(), h, 0, 0, time.Now(), upstream, "informer", gauge)
+	l := newProcessListener(klog.Background(), h, 0, 0, time.Now(), upstream, nil)
+	if gauge != nil {
+		l.backlog = gauge
+	}
+	return l
 }
 
 func numbered(kind notificationKind, i int) notification {
@@ -266,7 +270,7 @@ func TestResyncGoesOnlyToListenersThatAreDue(t *testing.T) {
 	periods := []time.Duration{0, 10 * time.Second, 30 * time.Second}
 	var listeners []*processorListener
 	for _, period := range periods {
-		l := newProcessListener(klog.Background(), newRecordingHandler(false), period, period, clk.Now(), upstream, "informer", nil)
+		l := newProcessListener(klog.Background(), newRecordingHandler(false), period, period, clk.Now(), upstream, nil)
 		listeners = append(listeners, l)
 		p.addListener(l)
 	}
