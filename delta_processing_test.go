@@ -35,7 +35,9 @@ func (l *podEventLog) OnAdd(obj interface{}, initial bool) {
 func (l *podEventLog) OnUpdate(oldObj, newObj interface{}) {
 	l.calls = append(l.calls, "update "+describeForTest(oldObj)+" -> "+describeForTest(newObj))
 }
-func (l *podEventLog) OnDelete(obj interface{}) { l.calls = append(l.calls, "delete "+describeForTest(obj)) }
+func (l *podEventLog) OnDelete(obj interface{}) {
+	l.calls = append(l.calls, "delete "+describeForTest(obj))
+}
 
 func storeContentsForTest(s Store) []string {
 	var out []string
