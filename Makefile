@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover
+.PHONY: test unit fmt-check vet conformance bench apicover demo
 
 ## test: everything CI checks (format, vet, unit + conformance tests with -race)
 test: fmt-check vet unit
@@ -31,3 +31,9 @@ bench:
 ## apicover: exported-API coverage against client-go v0.36.2
 apicover:
 	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)
+
+## demo: a SharedIndexInformer with three handlers on a simulated cluster
+## (DEMO_ARGS="-duration=60s" or DEMO_ARGS="-kubeconfig ~/.kube/config")
+DEMO_ARGS ?= -duration=20s
+demo:
+	$(GO) run ./cmd/kcache-demo $(DEMO_ARGS)
