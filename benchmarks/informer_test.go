@@ -250,4 +250,3 @@ func BenchmarkInformerFanOutWithOneSlowHandler(b *testing.B) {
 		})
 	}
 }
-
