@@ -74,8 +74,6 @@ type WatchStep struct {
 	Error string `json:"error"`
 	// Events are delivered in order.
 	Events []Event `json:"events"`
-	// Hold keeps the stream open after the events until the watch is stopped.
-	Hold bool `json:"hold"`
 	// Advance, a Go duration, moves the fake clock forward after the last
 	// event, before the stream closes.
 	Advance string `json:"advance"`
