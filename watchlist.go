@@ -68,6 +68,12 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 				r.setResourceVersionUnavailable(true)
 				continue
 			}
+			if apierrors.IsTooManyRequests(err) {
+				if !r.waitDelay(ctx) {
+					return nil, nil
+				}
+				continue
+			}
 			return nil, err
 		}
 		if !sink.reachedInitialEventsEnd {

@@ -13,7 +13,7 @@ import (
 )
 
 // reflectorMinScenarios is the least number of scenarios the suite accepts.
-var reflectorMinScenarios = 1
+var reflectorMinScenarios = 40
 
 // reflectorScenarioDir holds the scenario files shared with the unit tests.
 var reflectorScenarioDir = filepath.Join("..", "testdata", "reflector")

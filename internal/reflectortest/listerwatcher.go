@@ -26,6 +26,10 @@ type ListerWatcher struct {
 	exhausted func()
 	// feeders tracks the goroutines of scripted streams.
 	feeders sync.WaitGroup
+	// released is closed by Release; a List past the script blocks until
+	// then, so that the Reflector sees only its context end.
+	released    chan struct{}
+	releaseOnce sync.Once
 
 	mu sync.Mutex
 	// nextList and nextWatch index the next answers.
@@ -34,7 +38,7 @@ type ListerWatcher struct {
 
 // NewListerWatcher returns a ListerWatcher playing sc.
 func NewListerWatcher(sc Scenario, trace *Trace, c *clocktesting.FakeClock, exhausted func()) *ListerWatcher {
-	return &ListerWatcher{sc: sc, trace: trace, clock: c, exhausted: exhausted}
+	return &ListerWatcher{sc: sc, trace: trace, clock: c, exhausted: exhausted, released: make(chan struct{})}
 }
 
 // IsWatchListSemanticsUnSupported reports the scenario's
@@ -60,6 +64,7 @@ func (l *ListerWatcher) ListWithContext(ctx context.Context, options metav1.List
 	if !ok {
 		l.exhausted()
 		<-ctx.Done()
+		<-l.released
 		return nil, ctx.Err()
 	}
 	if step.Error != "" {
@@ -74,12 +79,17 @@ func (l *ListerWatcher) WatchWithContext(ctx context.Context, options metav1.Lis
 	step, ok := l.takeWatch()
 	if !ok {
 		l.exhausted()
-		return l.newStream(WatchStep{Hold: true}), nil
+		return l.newStream(WatchStep{}, true), nil
 	}
 	if step.Error != "" {
 		return nil, MakeError(step.Error)
 	}
-	return l.newStream(step), nil
+	return l.newStream(step, false), nil
+}
+
+// Release lets Lists blocked past the end of the script return.
+func (l *ListerWatcher) Release() {
+	l.releaseOnce.Do(func() { close(l.released) })
 }
 
 // Wait waits for every stream goroutine to end (they end when their watch
@@ -109,7 +119,7 @@ func (l *ListerWatcher) takeWatch() (WatchStep, bool) {
 }
 
 // newStream builds the watch for step.
-func (l *ListerWatcher) newStream(step WatchStep) *scriptedWatch {
+func (l *ListerWatcher) newStream(step WatchStep, hold bool) *scriptedWatch {
 	events := make([]watch.Event, 0, len(step.Events))
 	for _, e := range step.Events {
 		events = append(events, e.buildEvent(l.sc.ExpectedType == "unstructured"))
@@ -120,7 +130,7 @@ func (l *ListerWatcher) newStream(step WatchStep) *scriptedWatch {
 	}
 	return &scriptedWatch{
 		events:  events,
-		hold:    step.Hold,
+		hold:    hold,
 		advance: advance,
 		clock:   l.clock,
 		out:     make(chan watch.Event),

@@ -83,6 +83,7 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 		trace.Add(fmt.Sprintf("ROUND %d -> %s lastSyncRV=%q", round, errorText(err), r.LastSyncResourceVersion()))
 	}
 	cancel()
+	lw.Release()
 	lw.Wait()
 	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls()}
 }

@@ -25,8 +25,9 @@ type Scenario struct {
 	Name string `json:"name"`
 	// About says what the scenario pins down.
 	About string `json:"about"`
-	// Gates lists the WatchListClient settings ("on", "off") to play it
-	// with; empty means both.
+	// Gates lists the WatchListClient settings ("on", "off") the scenario
+	// was written for (Final applies to those); empty means both. Every
+	// scenario is played with both settings.
 	Gates []string `json:"gates"`
 	// ExpectedType is "pod" (default), "none" (nil expected type) or
 	// "unstructured" (an unstructured Pod of apiVersion v1).
@@ -74,8 +75,6 @@ type WatchStep struct {
 	Error string `json:"error"`
 	// Events are delivered in order.
 	Events []Event `json:"events"`
-	// Hold keeps the stream open after the events until the watch is stopped.
-	Hold bool `json:"hold"`
 	// Advance, a Go duration, moves the fake clock forward after the last
 	// event, before the stream closes.
 	Advance string `json:"advance"`
@@ -189,16 +188,24 @@ func (sc Scenario) internalRetry() (time.Duration, error) {
 	return time.ParseDuration(sc.MaxInternalErrorRetryDuration)
 }
 
-// GateSettings returns the WatchListClient settings to play the scenario with.
+// GateSettings returns the WatchListClient settings every scenario is
+// played with: both. Gates only says which settings the scenario was written
+// for (where Final applies).
 func (sc Scenario) GateSettings() []bool {
+	return []bool{true, false}
+}
+
+// writtenFor reports whether the scenario was written for the gate setting.
+func (sc Scenario) writtenFor(watchList bool) bool {
 	if len(sc.Gates) == 0 {
-		return []bool{true, false}
+		return true
 	}
-	out := make([]bool, 0, len(sc.Gates))
 	for _, g := range sc.Gates {
-		out = append(out, g == "on")
+		if (g == "on") == watchList {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // ExpectedFinal returns the expected final store content under the gate
@@ -210,6 +217,9 @@ func (sc Scenario) ExpectedFinal(watchList bool) ([]string, bool) {
 	}
 	if f, ok := sc.FinalByGate[key]; ok {
 		return f, true
+	}
+	if !sc.writtenFor(watchList) {
+		return nil, false
 	}
 	return sc.Final, sc.Final != nil
 }
