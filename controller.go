@@ -13,103 +13,89 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// Config contains all the settings for one of these low-level controllers.
+// Config holds everything New needs to build a low-level controller: where
+// objects come from, the queue between the reflector and the processing,
+// and how popped items are processed.
 type Config struct {
-	// The queue for your objects - has to be a DeltaFIFO due to
-	// assumptions in the implementation. Your Process() function
-	// should accept the output of this Queue's Pop() method.
+	// Queue receives what the reflector reads and is popped by the
+	// controller; Process must understand what its Pop returns (Deltas
+	// for RealFIFO and DeltaFIFO).
 	Queue
 
-	// Something that can list and watch your objects.
+	// ListerWatcher is the source of the objects.
 	ListerWatcher
 
-	// Process can process a popped Deltas.
+	// Process handles one popped item.
 	Process ProcessFunc
 
-	// ProcessBatch can process a batch of popped Deltas, which should return `TransactionError` if not all items
-	// in the batch were successfully processed.
-	//
-	// For batch processing to be used:
-	// * ProcessBatch must be non-nil
-	// * Queue must implement QueueWithBatch
-	// * The client InOrderInformersBatchProcess feature gate must be enabled
-	//
-	// If any of those are false, Process is used and no batch processing is done.
+	// ProcessBatch handles several popped deltas at once and returns a
+	// *TransactionError when only some were applied. It is used only when
+	// it is set, Queue implements QueueWithBatch and the client-go
+	// InOrderInformersBatchProcess feature gate is on; otherwise every
+	// item goes through Process.
 	ProcessBatch ProcessBatchFunc
 
-	// ObjectType is an example object of the type this controller is
-	// expected to handle.
+	// ObjectType is an example of the objects the source returns.
 	ObjectType runtime.Object
 
-	// ObjectDescription is the description to use when logging type-specific information about this controller.
+	// ObjectDescription names the object type in log messages.
 	ObjectDescription string
 
-	// FullResyncPeriod is the period at which ShouldResync is considered.
+	// FullResyncPeriod is how often ShouldResync is asked.
 	FullResyncPeriod time.Duration
 
-	// MinWatchTimeout, if set, will define the minimum timeout for watch requests send
-	// to kube-apiserver. However, values lower than 5m will not be honored to avoid
-	// negative performance impact on controlplane.
-	// Optional - if unset a default value of 5m will be used.
+	// MinWatchTimeout is the least server-side timeout of a watch request;
+	// values under five minutes (also the default) are raised to five
+	// minutes.
 	MinWatchTimeout time.Duration
 
-	// ShouldResync is periodically used by the reflector to determine
-	// whether to Resync the Queue. If ShouldResync is `nil` or
-	// returns true, it means the reflector should proceed with the
-	// resync.
+	// ShouldResync is asked every FullResyncPeriod whether the queue
+	// should be resynced; nil means always.
 	ShouldResync ShouldResyncFunc
 
-	// Called whenever the ListAndWatch drops the connection with an error.
+	// WatchErrorHandler is told about every error that ends a
+	// list-and-watch round.
 	//
 	// Contextual logging: WatchErrorHandlerWithContext should be used instead of WatchErrorHandler in code which supports contextual logging.
 	WatchErrorHandler WatchErrorHandler
 
-	// Called whenever the ListAndWatch drops the connection with an error
-	// and WatchErrorHandler is not set.
+	// WatchErrorHandlerWithContext is used instead when WatchErrorHandler
+	// is nil.
 	WatchErrorHandlerWithContext WatchErrorHandlerWithContext
 
-	// WatchListPageSize is the requested chunk size of initial and relist watch lists.
+	// WatchListPageSize is the page size of the initial list and relists.
 	WatchListPageSize int64
 }
 
-// ShouldResyncFunc is a type of function that indicates if a reflector should perform a
-// resync or not. It can be used by a shared informer to support multiple event handlers with custom
-// resync periods.
+// ShouldResyncFunc tells a reflector whether to resync its store now; a
+// shared informer uses it to honour per-handler resync periods.
 type ShouldResyncFunc func() bool
 
 // ProcessFunc processes a single object.
 type ProcessFunc func(obj interface{}, isInInitialList bool) error
 
-// Controller is a low-level controller that is parameterized by a
-// Config and used in sharedIndexInformer.
+// Controller is the low-level engine under an informer: a reflector filling
+// a queue and a loop processing what it pops.
 type Controller interface {
-	// RunWithContext does two things.  One is to construct and run a Reflector
-	// to pump objects/notifications from the Config's ListerWatcher
-	// to the Config's Queue and possibly invoke the occasional Resync
-	// on that Queue.  The other is to repeatedly Pop from the Queue
-	// and process with the Config's ProcessFunc.  Both of these
-	// continue until the context is canceled.
-	//
-	// It's an error to call RunWithContext more than once.
-	// RunWithContext blocks; call via go.
+	// RunWithContext runs a reflector that feeds the Config's Queue from
+	// its ListerWatcher (resyncing the queue when due) and a loop that pops
+	// from the queue into the Config's Process, both until ctx is canceled.
+	// It blocks, and must be called only once.
 	RunWithContext(ctx context.Context)
 
-	// Run does the same as RunWithContext with a stop channel instead of
-	// a context.
+	// Run is RunWithContext stopped by closing stopCh.
 	//
 	// Contextual logging: RunWithcontext should be used instead of Run in code which supports contextual logging.
 	Run(stopCh <-chan struct{})
 
-	// HasSynced delegates to the Config's Queue
+	// HasSynced reports the queue's HasSynced.
 	HasSynced() bool
 
-	// HasSyncedChecker enables waiting for syncing without polling.
-	// The returned DoneChecker can be passed to WaitFor.
-	// It delegates to the Config's Queue.
+	// HasSyncedChecker returns the queue's checker, usable with WaitFor.
 	HasSyncedChecker() DoneChecker
 
-	// LastSyncResourceVersion delegates to the Reflector when there
-	// is one, otherwise returns the empty string
+	// LastSyncResourceVersion returns the reflector's last resource
+	// version, or "" before Run.
 	LastSyncResourceVersion() string
 }
 

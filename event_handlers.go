@@ -1,33 +1,27 @@
 package cache
 
-// ResourceEventHandler can handle notifications for events that happen to a
-// resource. The events are informational only, so you can't return an error.
-// The handlers MUST NOT modify the objects received; this concerns not only
-// the top level of structure but all the data structures reachable from it.
-//   - OnAdd is called when an object is added.
-//   - OnUpdate is called when an object is modified. Note that oldObj is the
-//     last known state of the object-- it is possible that several changes
-//     were combined together, so you can't use this to see every single
-//     change. OnUpdate is also called when a re-list happens, and it will
-//     get called even if nothing changed. This is useful for periodically
-//     evaluating or syncing something.
-//   - OnDelete will get the final state of the item if it is known, otherwise
-//     it will get an object of type DeletedFinalStateUnknown. This can happen
-//     if the watch is closed and misses the delete event and we don't notice
-//     the deletion until the subsequent re-list.
+// ResourceEventHandler receives the notifications of an informer. They
+// only inform: a handler cannot fail them. A handler must never modify an
+// object it receives, nor anything reachable from it.
+//
+//   - OnAdd: an object appeared; isInInitialList says it belongs to the
+//     initial list (or, for a handler added late, to the cache as found).
+//   - OnUpdate: an object changed. oldObj is the previous cached state, so
+//     intermediate states may be skipped. Relists and resyncs also call it,
+//     possibly with an unchanged object.
+//   - OnDelete: an object went away. It receives the last known state, or
+//     a DeletedFinalStateUnknown when the deletion was only noticed by a
+//     relist after the watch missed it.
 type ResourceEventHandler interface {
 	OnAdd(obj interface{}, isInInitialList bool)
 	OnUpdate(oldObj, newObj interface{})
 	OnDelete(obj interface{})
 }
 
-// ResourceEventHandlerFuncs is an adaptor to let you easily specify as many or
-// as few of the notification functions as you want while still implementing
-// ResourceEventHandler. This adapter does not remove the prohibition against
-// modifying the objects.
-//
-// See ResourceEventHandlerDetailedFuncs if your use needs to propagate
-// HasSynced.
+// ResourceEventHandlerFuncs is a ResourceEventHandler made of optional
+// functions; a nil function ignores its notifications. The objects must
+// still not be modified. Its AddFunc does not learn isInInitialList; use
+// ResourceEventHandlerDetailedFuncs for that.
 type ResourceEventHandlerFuncs struct {
 	// AddFunc receives every addition; nil ignores them.
 	AddFunc func(obj interface{})
@@ -61,9 +55,8 @@ func (r ResourceEventHandlerFuncs) OnDelete(obj interface{}) {
 	r.DeleteFunc(obj)
 }
 
-// ResourceEventHandlerDetailedFuncs is exactly like ResourceEventHandlerFuncs
-// except its AddFunc accepts the isInInitialList parameter, for propagating
-// HasSynced.
+// ResourceEventHandlerDetailedFuncs is ResourceEventHandlerFuncs whose
+// AddFunc also receives isInInitialList.
 type ResourceEventHandlerDetailedFuncs struct {
 	// AddFunc receives every addition and whether it belongs to the initial
 	// list; nil ignores additions.
@@ -98,12 +91,10 @@ func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) {
 	r.DeleteFunc(obj)
 }
 
-// FilteringResourceEventHandler applies the provided filter to all events
-// coming in, ensuring the appropriate nested handler method is invoked. An
-// object that starts passing the filter after an update is considered an add,
-// and an object that stops passing the filter after an update is considered
-// a delete. Like the handlers, the filter MUST NOT modify the objects it is
-// given.
+// FilteringResourceEventHandler passes to Handler only the notifications
+// about objects FilterFunc accepts. An update whose object starts to pass
+// the filter reaches Handler as an add, one whose object stops passing as a
+// delete of the old object. FilterFunc must not modify the objects either.
 type FilteringResourceEventHandler struct {
 	// FilterFunc decides whether an object is of interest to Handler.
 	FilterFunc func(obj interface{}) bool

@@ -9,105 +9,82 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// InformerOptions configure a Reflector.
+// InformerOptions are the settings of NewInformerWithOptions.
 type InformerOptions struct {
-	// Logger, if not nil, is used instead of klog.Background() for logging.
+	// Logger replaces klog.Background() when set.
 	Logger *klog.Logger
 
-	// ListerWatcher implements List and Watch functions for the source of the resource
-	// the informer will be informing about.
+	// ListerWatcher is the source of the objects.
 	ListerWatcher ListerWatcher
 
-	// ObjectType is an object of the type that informer is expected to receive.
+	// ObjectType is an example of the objects the source returns.
 	ObjectType runtime.Object
 
-	// Handler defines functions that should called on object mutations.
+	// Handler is told about every change to the store.
 	Handler ResourceEventHandler
 
-	// ResyncPeriod is the underlying Reflector's resync period. If non-zero, the store
-	// is re-synced with that frequency - Modify events are delivered even if objects
-	// didn't change.
-	// This is useful for synchronizing objects that configure external resources
-	// (e.g. configure cloud provider functionalities).
-	// Optional - if unset, store resyncing is not happening periodically.
+	// ResyncPeriod, when non-zero, makes the handler receive an update of
+	// every stored object to itself at this period, even when nothing
+	// changed (useful to re-apply external configuration). Zero: never.
 	ResyncPeriod time.Duration
 
-	// MinWatchTimeout, if set, will define the minimum timeout for watch requests send
-	// to kube-apiserver. However, values lower than 5m will not be honored to avoid
-	// negative performance impact on controlplane.
-	// Optional - if unset a default value of 5m will be used.
+	// MinWatchTimeout is the least server-side timeout of a watch request;
+	// values under five minutes (also the default) are raised to five
+	// minutes.
 	MinWatchTimeout time.Duration
 
-	// Indexers, if set, are the indexers for the received objects to optimize
-	// certain queries.
-	// Optional - if unset no indexes are maintained.
+	// Indexers are the store's indexes; nil means none.
 	Indexers Indexers
 
-	// Transform function, if set, will be called on all objects before they will be
-	// put into the Store and corresponding Add/Modify/Delete handlers will be invoked
-	// for them.
-	// Optional - if unset no additional transforming is happening.
+	// Transform, when set, is applied to every object before it is stored
+	// and handed to the handler.
 	Transform TransformFunc
 
-	// Identifier is used to identify the FIFO for metrics and logging purposes.
-	// If not set, metrics will not be published.
+	// Identifier names the queue for metrics and logs; the zero value
+	// publishes no metrics.
 	Identifier InformerNameAndResource
 
-	// InformerMetricsProvider is the metrics provider for the informer.
-	// If not set, metrics will be no-ops.
+	// InformerMetricsProvider creates the queue's metrics; nil means none.
 	InformerMetricsProvider InformerMetricsProvider
 }
 
-// NewInformer returns a Store and a controller for populating the store
-// while also providing event notifications. You should only used the returned
-// Store for Get/List operations; Add/Modify/Deletes will cause the event
-// notifications to be faulty.
+// NewInformer returns a store and the controller that fills it from lw and
+// tells h about every change. Only read from the store: writing to it
+// would make the notifications wrong.
 //
 // Deprecated: Use NewInformerWithOptions instead.
 func NewInformer(lw ListerWatcher, objType runtime.Object, resyncPeriod time.Duration, h ResourceEventHandler) (Store, Controller) {
 	return NewInformerWithOptions(InformerOptions{ListerWatcher: lw, ObjectType: objType, Handler: h, ResyncPeriod: resyncPeriod})
 }
 
-// NewIndexerInformer returns an Indexer and a Controller for populating the index
-// while also providing event notifications. You should only used the returned
-// Index for Get/List operations; Add/Modify/Deletes will cause the event
-// notifications to be faulty.
+// NewIndexerInformer is NewInformer with an indexed store. Only read from
+// the indexer.
 //
 // Deprecated: Use NewInformerWithOptions instead.
 func NewIndexerInformer(lw ListerWatcher, objType runtime.Object, resyncPeriod time.Duration, h ResourceEventHandler, indexers Indexers) (Indexer, Controller) {
 	return newIndexerInformer(InformerOptions{ListerWatcher: lw, ObjectType: objType, Handler: h, ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewTransformingInformer returns a Store and a controller for populating
-// the store while also providing event notifications. You should only used
-// the returned Store for Get/List operations; Add/Modify/Deletes will cause
-// the event notifications to be faulty.
-// The given transform function will be called on all objects before they will
-// put into the Store and corresponding Add/Modify/Delete handlers will
-// be invoked for them.
+// NewTransformingInformer is NewInformer with transformer applied to every
+// object before it is stored and handed to h.
 //
 // Deprecated: Use NewInformerWithOptions instead.
 func NewTransformingInformer(lw ListerWatcher, objType runtime.Object, resyncPeriod time.Duration, h ResourceEventHandler, transformer TransformFunc) (Store, Controller) {
 	return NewInformerWithOptions(InformerOptions{ListerWatcher: lw, ObjectType: objType, Handler: h, ResyncPeriod: resyncPeriod, Transform: transformer})
 }
 
-// NewTransformingIndexerInformer returns an Indexer and a controller for
-// populating the index while also providing event notifications. You should
-// only used the returned Index for Get/List operations; Add/Modify/Deletes
-// will cause the event notifications to be faulty.
-// The given transform function will be called on all objects before they will
-// be put into the Index and corresponding Add/Modify/Delete handlers will
-// be invoked for them.
+// NewTransformingIndexerInformer is NewIndexerInformer with transformer
+// applied to every object before it is stored and handed to h.
 //
 // Deprecated: Use NewInformerWithOptions instead.
 func NewTransformingIndexerInformer(lw ListerWatcher, objType runtime.Object, resyncPeriod time.Duration, h ResourceEventHandler, indexers Indexers, transformer TransformFunc) (Indexer, Controller) {
 	return newIndexerInformer(InformerOptions{ListerWatcher: lw, ObjectType: objType, Handler: h, ResyncPeriod: resyncPeriod, Indexers: indexers, Transform: transformer})
 }
 
-// NewInformerWithOptions returns a Store and a controller for populating the store
-// while also providing event notifications. You should only used the returned
-// Store for Get/List operations; Add/Modify/Deletes will cause the event
-// notifications to be faulty.
+// NewInformerWithOptions returns a store and the controller that fills it
+// as options say and tells options.Handler about every change. Only read
+// from the store: writing to it would make the notifications wrong. The
+// store is an Indexer keyed by DeletionHandlingMetaNamespaceKeyFunc.
 func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
 	return newIndexerInformer(options)
 }

@@ -37,119 +37,79 @@ import (
 // A client falling behind delays only itself: its notifications queue up in
 // its own unbounded buffer.
 type SharedInformer interface {
-	// AddEventHandler adds an event handler to the shared informer using
-	// the shared informer's resync period.  Events to a single handler are
-	// delivered sequentially, but there is no coordination between
-	// different handlers.
-	// It returns a registration handle for the handler that can be used to
-	// remove the handler again, or to tell if the handler is synced (has
-	// seen every item in the initial list).
+	// AddEventHandler registers handler with the informer's default resync
+	// period. One handler's notifications arrive one at a time and in
+	// order; different handlers are not coordinated. The registration can
+	// be removed again and tells whether the handler has seen its whole
+	// initial list.
 	//
 	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandler in code which supports contextual logging.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod adds an event handler to the
-	// shared informer with the requested resync period; zero means
-	// this handler does not care about resyncs.  The resync operation
-	// consists of delivering to the handler an update notification
-	// for every object in the informer's local cache; it does not add
-	// any interactions with the authoritative storage.  Some
-	// informers do no resyncs at all, not even for handlers added
-	// with a non-zero resyncPeriod.  For an informer that does
-	// resyncs, and for each handler that requests resyncs, that
-	// informer develops a nominal resync period that is no shorter
-	// than the requested period but may be longer.  The actual time
-	// between any two resyncs may be longer than the nominal period
-	// because the implementation takes time to do work and there may
-	// be competing load and scheduling noise.
-	// It returns a registration handle for the handler that can be used to remove
-	// the handler again and an error if the handler cannot be added.
+	// AddEventHandlerWithResyncPeriod registers handler asking for
+	// resyncs every resyncPeriod (zero: no resyncs). A resync re-delivers
+	// every cached object as an update of itself; it never contacts the
+	// server. An informer created without a resync period never resyncs;
+	// otherwise the period a handler gets is at least the one it asked for
+	// and may be longer, and actual intervals stretch with load.
 	//
 	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandlerWithResyncPeriod in code which supports contextual logging.
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithOptions is a variant of AddEventHandlerWithResyncPeriod where
-	// all optional parameters are passed in a struct.
+	// AddEventHandlerWithOptions registers handler with the settings in
+	// options (resync period, logger).
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler removes a formerly added event handler given by
-	// its registration handle.
-	// This function is guaranteed to be idempotent, and thread-safe.
+	// RemoveEventHandler unregisters the handler of handle. Safe for
+	// concurrent use; removing again is harmless.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	// GetStore returns the informer's local cache as a Store.
+	// GetStore returns the local cache.
 	GetStore() Store
-	// GetController is deprecated, it does nothing useful
+	// GetController is deprecated and does nothing useful.
 	GetController() Controller
-	// Run starts and runs the shared informer, returning after it stops.
-	// The informer will be stopped when stopCh is closed.
+	// Run runs the informer until stopCh closes and returns once it stopped.
 	//
 	// Contextual logging: RunWithContext should be used instead of Run in code which uses contextual logging.
 	Run(stopCh <-chan struct{})
-	// RunWithContext starts and runs the shared informer, returning after it stops.
-	// The informer will be stopped when the context is canceled.
+	// RunWithContext runs the informer until ctx ends and returns once it
+	// stopped.
 	RunWithContext(ctx context.Context)
-	// HasSynced returns true if the shared informer's store has been
-	// informed by at least one full LIST of the authoritative state
-	// of the informer's object collection.  This is unrelated to "resync".
-	//
-	// Note that this doesn't tell you if an individual handler is synced!!
-	// For that, please call HasSynced on the handle returned by
-	// AddEventHandler.
+	// HasSynced reports whether the cache has received at least one complete
+	// list from the server. It says nothing about resyncs, nor about
+	// whether a given handler caught up: ask its registration for that.
 	HasSynced() bool
-	// HasSyncedChecker completes if the shared informer's store has been
-	// informed by at least one full LIST of the authoritative state
-	// of the informer's object collection.  This is unrelated to "resync".
-	//
-	// Note that this doesn't tell you if an individual handler is synced!!
-	// For that, please use HasSyncedChecker on the handle returned by
-	// AddEventHandler.
+	// HasSyncedChecker is HasSynced as a DoneChecker, for WaitFor. As with
+	// HasSynced, use a registration's checker to wait for one handler.
 	HasSyncedChecker() DoneChecker
-	// LastSyncResourceVersion is the resource version observed when last synced with the underlying
-	// store. The value returned is not synchronized with access to the underlying store and is not
-	// thread-safe.
+	// LastSyncResourceVersion returns the resource version last seen from
+	// the server. It is not synchronised with reads of the cache.
 	LastSyncResourceVersion() string
 
-	// The WatchErrorHandler is called whenever ListAndWatch drops the
-	// connection with an error. After calling this handler, the informer
-	// will backoff and retry.
-	//
-	// The default implementation looks at the error type and tries to log
-	// the error message at an appropriate level.
-	//
-	// There's only one handler, so if you call this multiple times, last one
-	// wins; calling after the informer has been started returns an error.
-	//
-	// The handler is intended for visibility, not to e.g. pause the consumers.
-	// The handler should return quickly - any expensive processing should be
-	// offloaded.
+	// SetWatchErrorHandler installs the function told about every error
+	// that ends a list-and-watch round; the informer then backs off and
+	// retries. Without one, errors are logged at a level chosen by their
+	// kind. The last call wins; it fails once the informer has started.
+	// The function should return quickly and is meant for visibility.
 	//
 	// Contextual logging: SetWatchErrorHandlerWithContext should be used instead of SetWatchErrorHandler in code which supports contextual logging.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
 
-	// SetWatchErrorHandlerWithContext is a variant of SetWatchErrorHandler where
-	// the handler is passed an additional context parameter.
+	// SetWatchErrorHandlerWithContext is SetWatchErrorHandler for a
+	// function that also receives a context.
 	SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error
 
-	// The TransformFunc is called for each object which is about to be stored.
-	//
-	// This function is intended for you to take the opportunity to
-	// remove, transform, or normalize fields. One use case is to strip unused
-	// metadata fields out of objects to save on RAM cost.
-	//
-	// Must be set before starting the informer.
-	//
-	// Please see the comment on TransformFunc for more details.
+	// SetTransform installs the function applied to every object before it
+	// is queued, cached and handed to handlers, e.g. to drop fields nobody
+	// reads and save memory. It fails once the informer has started. See
+	// TransformFunc for the rules it must follow.
 	SetTransform(handler TransformFunc) error
 
-	// IsStopped reports whether the informer has already been stopped.
-	// Adding event handlers to already stopped informers is not possible.
-	// An informer already stopped will never be started again.
+	// IsStopped reports whether the informer ran and stopped. A stopped
+	// informer never runs again and accepts no new handlers.
 	IsStopped() bool
 }
 
-// Opaque interface representing the registration of ResourceEventHandler for
-// a SharedInformer. Must be supplied back to the same SharedInformer's
-// `RemoveEventHandler` to unregister the handlers.
-//
-// Also used to tell if the handler is synced (has had all items in the initial
-// list delivered).
+// ResourceEventHandlerRegistration is the handle AddEventHandler returns:
+// pass it to the same informer's RemoveEventHandler to unregister the
+// handler, or ask it whether the handler has synced, i.e. has been handed
+// every object of its initial list.
 //
 // The registrations kcache returns also have a PendingNotifications() int
 // method reporting the handler's backlog.
@@ -163,18 +123,16 @@ type ResourceEventHandlerRegistration interface {
 	HasSyncedChecker() DoneChecker
 }
 
-// Optional configuration options for [SharedInformer.AddEventHandlerWithOptions].
-// May be left empty.
+// HandlerOptions are the optional settings of
+// [SharedInformer.AddEventHandlerWithOptions]; the zero value is valid.
 type HandlerOptions struct {
-	// Logger overrides the default klog.Background() logger.
+	// Logger replaces klog.Background() for this handler's messages.
 	Logger *klog.Logger
 
-	// ResyncPeriod requests a certain resync period from an informer. Zero
-	// means the handler does not care about resyncs. Not all informers do
-	// resyncs, even if requested. See
-	// [SharedInformer.AddEventHandlerWithResyncPeriod] for details.
-	//
-	// If nil, the default resync period of the shared informer is used.
+	// ResyncPeriod asks for resyncs at this period (zero: none); nil takes
+	// the informer's default. See
+	// [SharedInformer.AddEventHandlerWithResyncPeriod] for what a handler
+	// actually gets.
 	ResyncPeriod *time.Duration
 }
 
@@ -200,40 +158,38 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defa
 	})
 }
 
-// NewSharedIndexInformerWithOptions creates a new instance for the ListerWatcher.
-// The created informer will not do resyncs if options.ResyncPeriod is zero.  Otherwise: for each
-// handler that with a non-zero requested resync period, whether added
-// before or after the informer starts, the nominal resync period is
-// the requested resync period rounded up to a multiple of the
-// informer's resync checking period.  Such an informer's resync
-// checking period is established when the informer starts running,
-// and is the maximum of (a) the minimum of the resync periods
-// requested before the informer starts and the
-// options.ResyncPeriod given here and (b) the constant
-// `minimumResyncPeriod` defined in this file.
+// NewSharedIndexInformerWithOptions creates an informer reading from lw.
+//
+// Resync: with options.ResyncPeriod zero the informer never resyncs.
+// Otherwise the informer checks for due handlers at its check period: the
+// shortest of options.ResyncPeriod and the periods requested by handlers
+// added before Run, but at least one second. A handler's own period is the
+// longer of its request and the check period.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) SharedIndexInformer {
 	return newSharedIndexInformer(lw, exampleObject, options, clock.RealClock{})
 }
 
-// SharedIndexInformerOptions configures a sharedIndexInformer.
+// SharedIndexInformerOptions are the settings of
+// NewSharedIndexInformerWithOptions; the zero value is valid.
 type SharedIndexInformerOptions struct {
-	// ResyncPeriod is the default event handler resync period and resync check
-	// period. If unset/unspecified, these are defaulted to 0 (do not resync).
+	// ResyncPeriod is both the handlers' default resync period and the
+	// initial check period; zero disables resyncs.
 	ResyncPeriod time.Duration
 
-	// Indexers is the sharedIndexInformer's indexers. If unset/unspecified, no indexers are configured.
+	// Indexers are the cache's indexes; nil means none.
 	Indexers Indexers
 
-	// ObjectDescription is the sharedIndexInformer's object description. This is passed through to the
-	// underlying Reflector's type description.
+	// ObjectDescription becomes the reflector's type description.
 	ObjectDescription string
 
-	// Identifier is used to identify the FIFO for metrics and logging purposes.
-	// If not set, metrics will not be published.
+	// Identifier names the informer's queue for metrics and logs; the zero
+	// value publishes no metrics.
 	Identifier InformerNameAndResource
 
-	// InformerMetricsProvider is the metrics provider for the FIFO queue.
-	// If not set, metrics will be no-ops.
+	// InformerMetricsProvider creates the queue's metrics and, when it also
+	// implements InformerPendingNotificationsMetricsProvider, one backlog
+	// gauge per handler; nil uses the provider set with
+	// SetInformerMetricsProvider, or none.
 	InformerMetricsProvider InformerMetricsProvider
 }
 

@@ -21,16 +21,14 @@ const syncedPollPeriod = 100 * time.Millisecond
 // outstanding.
 const waitForProgressPeriod = 10 * time.Second
 
-// InformerSynced is a function that can be used to determine if an informer
-// has synced. This is useful for determining if caches have synced.
+// InformerSynced reports whether an informer (or anything else) has synced,
+// e.g. SharedInformer.HasSynced.
 type InformerSynced func() bool
 
-// WaitForCacheSync waits for caches to populate. It returns true if it was
-// successful, false if the controller should shutdown callers should prefer
-// WaitForNamedCacheSync()
-//
-// The functions are evaluated at once and then every 100ms until all return
-// true; a closed stopCh ends the wait with false.
+// WaitForCacheSync polls cacheSyncs (at once, then every 100ms) until all
+// return true in the same round, and returns true; it returns false as soon
+// as stopCh is closed, which callers should treat as "shut down".
+// WaitForNamedCacheSync adds log messages.
 func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
 	if !pollUntilSynced(wait.ContextForChannel(stopCh), cacheSyncs) {
 		klog.V(2).Info("stop requested")
@@ -40,9 +38,8 @@ func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool
 	return true
 }
 
-// WaitForNamedCacheSync is a wrapper around WaitForCacheSync that generates
-// log messages indicating that the caller identified by name is waiting for
-// syncs, followed by either a successful or failed sync.
+// WaitForNamedCacheSync is WaitForCacheSync with log messages naming
+// controllerName when the wait starts and how it ended.
 //
 // Contextual logging: WaitForNamedCacheSyncWithContext should be used instead
 // of WaitForNamedCacheSync in code which supports contextual logging.
@@ -56,13 +53,10 @@ func WaitForNamedCacheSync(controllerName string, stopCh <-chan struct{}, cacheS
 	return true
 }
 
-// WaitForNamedCacheSyncWithContext is a wrapper around
-// WaitForCacheSyncWithContext that generates log messages indicating that the
-// caller is waiting for syncs, followed by either a successful or failed sync.
-//
-// Contextual logging can be used to identify the caller in those log messages.
-// The log level is zero, the same as in WaitForNamedCacheSync. If this is too
-// verbose, then store a logger with an increased threshold in the context:
+// WaitForNamedCacheSyncWithContext is WaitForCacheSync stopped by ctx, with
+// log messages, at level zero, through the logger of ctx (which can carry
+// the caller's name). To make them quieter, put a logger with a higher
+// verbosity in ctx:
 //
 //	WaitForNamedCacheSyncWithContext(klog.NewContext(ctx, logger.V(5)), ...)
 func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...InformerSynced) bool {
@@ -76,20 +70,18 @@ func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...Informe
 	return true
 }
 
-// WaitFor waits for a set of activities to complete, like cache syncing.
-// It returns true if it was successful, false if the context was canceled
-// before all activities are completed.
+// WaitFor blocks until every checker is done (true) or ctx is canceled
+// first (false).
 //
-// If a non-nil "what" is provided, then progress information is logged while
-// waiting ("Waiting", for="<what>"). Verbosity is V(0). This can be made less
-// verbose by the caller with:
+// With a non-empty what, it logs through the logger of ctx, at level zero,
+// that it is waiting ("Waiting", for=what), which checkers are still pending
+// every 10 seconds, and how the wait ended. A quieter logger can be put in
+// ctx:
 //
 //	WaitFor(klog.NewContext(ctx, klog.FromContext(ctx).V(2)), ...)
 //
-// In contrast to other WaitForCacheSync alternatives, this one here doesn't
-// need polling, which makes it react immediately. When used in a synctest unit
-// test, waiting completes without moving time forward randomly, which makes
-// tests more predictable.
+// It reacts at once, without polling, which also keeps synctest-based tests
+// from advancing their fake clock.
 func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	logger := klog.FromContext(ctx)
 	if what != "" {
@@ -131,31 +123,26 @@ func pendingCheckerNames(checkers []DoneChecker) []string {
 	return names
 }
 
-// SyncResult is the result of a shared informer factory's
-// WaitForCacheSyncWithContext. Under the hood such factories use WaitFor to
-// wait for all instantiated informers, then provide this summary of what was
-// synced.
+// SyncResult is what a shared informer factory's WaitForCacheSyncWithContext
+// returns: which of its informers synced, and why waiting stopped if not all
+// did.
 //
-// Note that the informers may have synced already before all event handlers
-// registered with those informers have synced. Code which wants to be
-// sure that all of its state is up-to-date should do its own WaitFor
-// with the informer's HasSyncedChecker() *and* the registration handle's
-// HasSyncChecker() results.
+// An informer can have synced while its handlers still work through their
+// initial notifications; to wait for a handler too, WaitFor the informer's
+// HasSyncedChecker and the registration's HasSyncedChecker.
 type SyncResult struct {
-	// Err is nil if all informer caches were synced, otherwise it is
-	// the reason why waiting for cache syncing stopped (= context.Cause(ctx)).
+	// Err is nil when every informer synced, otherwise the cause of the
+	// context that ended the wait.
 	Err error
 
-	// Synced maps each registered informer in a SharedInformerFactory to
-	// true if it has synced, false otherwise.
+	// Synced tells, for the object type of each informer of the factory,
+	// whether it synced.
 	Synced map[reflect.Type]bool
 }
 
-// AsError turns a SyncResult into an error if not all caches were synced,
-// otherwise it returns nil. The error wraps context.Cause(ctx) and includes
-// information about the informers which were not synced.
-//
-// The unsynced types are listed sorted by name, separated by ", ".
+// AsError returns nil when Err is nil. Otherwise it returns an error that
+// wraps Err and names the types that did not sync, sorted and separated by
+// ", ".
 func (c SyncResult) AsError() error {
 	if c.Err == nil {
 		return nil
