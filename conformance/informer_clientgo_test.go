@@ -50,6 +50,10 @@ func (a informerClientGo) lastSyncResourceVersion() string {
 	return a.inf.LastSyncResourceVersion()
 }
 
+func (a informerClientGo) storeResourceVersion() string {
+	return a.inf.GetStore().LastStoreSyncResourceVersion()
+}
+
 func (a informerClientGo) cacheContents() []string {
 	var out []string
 	for _, obj := range a.inf.GetStore().List() {

@@ -251,6 +251,7 @@ type informerUnderTest interface {
 	addIndexers(names []string) error
 	setTransform(fn func(interface{}) (interface{}, error)) error
 	lastSyncResourceVersion() string
+	storeResourceVersion() string
 	isStopped() bool
 }
 
@@ -456,10 +457,13 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 	return trace
 }
 
-// informerCheck renders the cache, the indexes the scenario uses and the
-// last synced resource version.
+// informerCheck renders the cache, the indexes the scenario uses, the last
+// synced resource version and the store's resource version.
 func informerCheck(inf informerUnderTest, sc informerScenario, st informerStep) string {
 	parts := []string{"cache=" + strings.Join(inf.cacheContents(), " "), "rv=" + inf.lastSyncResourceVersion()}
+	if informerStoreVersionCompared() {
+		parts = append(parts, "store-rv="+inf.storeResourceVersion())
+	}
 	for _, idx := range append(slices.Clone(sc.Indexers), st.Indexers...) {
 		parts = append(parts, fmt.Sprintf("%s[web]=%v", idx, inf.byIndex(idx, "web")))
 	}
@@ -521,8 +525,24 @@ var informerModes = []struct {
 	{"default", nil},
 	{"per-object-realfifo", map[features.Feature]bool{features.AtomicFIFO: false}},
 	{"deltafifo", map[features.Feature]bool{features.InOrderInformers: false}},
+	{"deltafifo-per-object", map[features.Feature]bool{features.InOrderInformers: false, features.AtomicFIFO: false}},
 	{"no-batch", map[features.Feature]bool{features.InOrderInformersBatchProcess: false}},
+	{"per-object-realfifo-no-batch", map[features.Feature]bool{features.AtomicFIFO: false, features.InOrderInformersBatchProcess: false}},
 	{"locked-processing", map[features.Feature]bool{features.UnlockWhileProcessingFIFO: false}},
+}
+
+// informerStoreVersionCompared reports whether the store's resource version
+// is part of the checks in the current gate setting: only with the atomic
+// RealFIFO (InOrderInformers and AtomicFIFO on). With per-object deltas
+// (DeltaFIFO, or RealFIFO with AtomicFIFO off) a resync writes every cached
+// object back in cache iteration order, so the last version written is not
+// deterministic in either library. Besides, client-go's stores
+// (NewStore/NewIndexer) do not track resource versions at all when
+// AtomicFIFO is off at construction, which kcache's foundation store does
+// not follow yet (reported to the lead).
+func informerStoreVersionCompared() bool {
+	gates := features.FeatureGates()
+	return gates.Enabled(features.InOrderInformers) && gates.Enabled(features.AtomicFIFO)
 }
 
 // informerRunsIn reports whether sc runs in the mode called name.

@@ -50,6 +50,10 @@ func (a informerKcache) lastSyncResourceVersion() string {
 	return a.inf.LastSyncResourceVersion()
 }
 
+func (a informerKcache) storeResourceVersion() string {
+	return a.inf.GetStore().LastStoreSyncResourceVersion()
+}
+
 func (a informerKcache) cacheContents() []string {
 	var out []string
 	for _, obj := range a.inf.GetStore().List() {
