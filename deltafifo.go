@@ -102,7 +102,8 @@ type DeltaFIFO struct {
 
 	// name identifies the queue in logs and as a DoneChecker.
 	name string
-	// logger receives the queue's diagnostics.
+	// logger receives the queue's diagnostics, under the queue's name (see
+	// namedLogger).
 	logger klog.Logger
 	// keyFunc computes an object's key.
 	keyFunc KeyFunc
@@ -169,7 +170,7 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	if opts.Logger != nil {
 		logger = *opts.Logger
 	}
-	f.logger = klog.LoggerWithName(logger, f.name)
+	f.logger = logger
 	f.cond.L = &f.lock
 	f.population.init()
 	return f
@@ -273,11 +274,18 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj interface{}) error {
 	if err != nil {
 		return err
 	}
+	return f.queueKeyedLocked(key, t, obj)
+}
+
+// queueKeyedLocked is queueActionLocked for an object whose key is known.
+func (f *DeltaFIFO) queueKeyedLocked(key string, t DeltaType, obj interface{}) error {
 	if f.transformer != nil {
 		if _, tombstone := obj.(DeletedFinalStateUnknown); !tombstone {
-			if obj, err = f.transformer(obj); err != nil {
+			transformed, err := f.transformer(obj)
+			if err != nil {
 				return err
 			}
+			obj = transformed
 		}
 	}
 	f.appendLocked(key, Delta{Type: t, Object: obj})
@@ -377,13 +385,17 @@ func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	listed := make(map[string]struct{}, len(list))
+	if len(f.items) == 0 {
+		f.items = make(map[string]Deltas, len(list)) // skip growing it step by step
+	}
+	f.order.reserve(len(list))
 	for _, obj := range list {
 		key, err := f.keyErrOf(obj)
 		if err != nil {
 			return err
 		}
 		listed[key] = struct{}{}
-		if err := f.queueActionLocked(f.replacedType, obj); err != nil {
+		if err := f.queueKeyedLocked(key, f.replacedType, obj); err != nil {
 			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
 	}
@@ -427,10 +439,10 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 		switch {
 		case err != nil:
 			obj = nil
-			utilruntime.HandleErrorWithLogger(f.logger, err, "Unexpected error during lookup, placing DeleteFinalStateUnknown marker without object", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unexpected error during lookup, placing DeleteFinalStateUnknown marker without object", "key", key)
 		case !exists:
 			obj = nil
-			f.logger.Info("Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
+			f.namedLogger().Info("Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
 		}
 		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
 	}
@@ -453,13 +465,19 @@ func (f *DeltaFIFO) Resync() error {
 		obj, exists, err := f.knownObjects.GetByKey(key)
 		switch {
 		case err != nil:
-			utilruntime.HandleErrorWithLogger(f.logger, err, "Unexpected error during lookup, unable to queue object for sync", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unexpected error during lookup, unable to queue object for sync", "key", key)
 			continue
 		case !exists:
-			f.logger.Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
+			f.namedLogger().Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
 			continue
 		}
 		f.appendLocked(key, Delta{Type: Sync, Object: obj})
 	}
 	return nil
+}
+
+// namedLogger returns the queue's logger with its name added. It is built on
+// demand: only the rare diagnostics need it, and naming allocates.
+func (f *DeltaFIFO) namedLogger() klog.Logger {
+	return klog.LoggerWithName(f.logger, f.name)
 }

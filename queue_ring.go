@@ -21,7 +21,7 @@ type queueRing[T any] struct {
 }
 
 // queueRingMinCap is the capacity allocated on the first push.
-const queueRingMinCap = 16
+const queueRingMinCap = 1
 
 // len returns the number of queued elements.
 func (r *queueRing[T]) len() int { return r.n }

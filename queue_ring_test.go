@@ -6,7 +6,7 @@ func TestQueueRingKeepsOrderAcrossWrapAroundAndGrowth(t *testing.T) {
 	var r queueRing[int]
 	next, want := 0, 0
 	// Interleave pushes and pops so that head walks around the buffer many
-	// times while it grows from 16 to 64.
+	// times while it grows.
 	for round := 0; round < 40; round++ {
 		for i := 0; i < round%7+3; i++ {
 			r.push(next)

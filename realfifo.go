@@ -98,12 +98,14 @@ type RealFIFO struct {
 	population initialPopulation
 	// closed is set by Close.
 	closed bool
-	// batchKeys is PopBatch's scratch set of the keys in the batch being cut.
+	// batchKeys is PopBatch's scratch set of the keys in the batch being
+	// cut; allocated by the first batch that outgrows a linear scan.
 	batchKeys map[string]struct{}
 
 	// name identifies the queue in logs and as a DoneChecker.
 	name string
-	// logger receives the queue's diagnostics.
+	// logger receives the queue's diagnostics, under the queue's name (see
+	// namedLogger).
 	logger klog.Logger
 	// keyFunc computes an object's key.
 	keyFunc KeyFunc
@@ -159,7 +161,6 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 		panic(err)
 	}
 	f := &RealFIFO{
-		batchKeys:             map[string]struct{}{},
 		name:                  realFIFOName(&opts),
 		keyFunc:               opts.KeyFunction,
 		knownObjects:          opts.KnownObjects,
@@ -177,7 +178,7 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	if opts.Logger != nil {
 		logger = *opts.Logger
 	}
-	f.logger = klog.LoggerWithName(logger, f.name)
+	f.logger = logger
 	f.cond.L = &f.lock
 	f.population.init()
 	return f
@@ -320,11 +321,11 @@ func (f *RealFIFO) Resync() error {
 		}
 		obj, exists, err := f.knownObjects.GetByKey(key)
 		if err != nil {
-			utilruntime.HandleErrorWithLogger(f.logger, err, "Unable to queue object for sync", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unable to queue object for sync", "key", key)
 			continue
 		}
 		if !exists {
-			utilruntime.HandleErrorWithLogger(f.logger, nil, "Key does not exist in known objects store, unable to queue object for sync", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, unable to queue object for sync", "key", key)
 			continue
 		}
 		f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: key})
@@ -370,12 +371,8 @@ func (f *RealFIFO) Replace(newItems []interface{}, resourceVersion string) error
 
 // replaceAtomic is Replace in atomic mode.
 func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string) error {
-	for i, obj := range newItems {
-		t, err := f.transform(obj)
-		if err != nil {
-			return err
-		}
-		newItems[i] = t
+	if _, err := f.transformPrefix(newItems); err != nil {
+		return err
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -419,6 +416,9 @@ func (f *RealFIFO) replaceEach(newItems []interface{}) error {
 // transformPrefix transforms list in place up to the first failure and
 // returns how many objects were transformed and that failure.
 func (f *RealFIFO) transformPrefix(list []interface{}) (int, error) {
+	if f.transformer == nil {
+		return len(list), nil
+	}
 	for i, obj := range list {
 		t, err := f.transform(obj)
 		if err != nil {
@@ -484,10 +484,10 @@ func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
 		switch {
 		case err != nil:
 			obj = nil
-			utilruntime.HandleErrorWithLogger(f.logger, err, "Error during lookup, placing DeleteFinalStateUnknown marker without object", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Error during lookup, placing DeleteFinalStateUnknown marker without object", "key", key)
 		case !exists:
 			obj = nil
-			utilruntime.HandleErrorWithLogger(f.logger, nil, "Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
 		}
 		f.pushLocked(realFIFOEntry{
 			delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}},
@@ -628,6 +628,9 @@ func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 		}
 		return false
 	}
+	if f.batchKeys == nil {
+		f.batchKeys = make(map[string]struct{}, f.batchSize)
+	}
 	if len(f.batchKeys) == 0 {
 		for i := 0; i < n; i++ {
 			f.batchKeys[f.pending.at(i).key] = struct{}{}
@@ -658,4 +661,10 @@ func (f *RealFIFO) processBatchLocked(process ProcessBatchFunc, batch []Delta, i
 		defer f.lock.Lock()
 	}
 	return process(batch, initial)
+}
+
+// namedLogger returns the queue's logger with its name added. It is built on
+// demand: only the rare diagnostics need it, and naming allocates.
+func (f *RealFIFO) namedLogger() klog.Logger {
+	return klog.LoggerWithName(f.logger, f.name)
 }
