@@ -25,7 +25,10 @@ type listWatchCalls struct{ calls []string }
 func (c *listWatchCalls) listWatch(list, listCtx, watchFn, watchCtx bool) *ListWatch {
 	lw := &ListWatch{}
 	if list {
-		lw.ListFunc = func(metav1.ListOptions) (runtime.Object, error) { c.calls = append(c.calls, "ListFunc"); return nil, nil }
+		lw.ListFunc = func(metav1.ListOptions) (runtime.Object, error) {
+			c.calls = append(c.calls, "ListFunc")
+			return nil, nil
+		}
 	}
 	if listCtx {
 		lw.ListWithContextFunc = func(context.Context, metav1.ListOptions) (runtime.Object, error) {
@@ -34,7 +37,10 @@ func (c *listWatchCalls) listWatch(list, listCtx, watchFn, watchCtx bool) *ListW
 		}
 	}
 	if watchFn {
-		lw.WatchFunc = func(metav1.ListOptions) (watch.Interface, error) { c.calls = append(c.calls, "WatchFunc"); return nil, nil }
+		lw.WatchFunc = func(metav1.ListOptions) (watch.Interface, error) {
+			c.calls = append(c.calls, "WatchFunc")
+			return nil, nil
+		}
 	}
 	if watchCtx {
 		lw.WatchFuncWithContext = func(context.Context, metav1.ListOptions) (watch.Interface, error) {
