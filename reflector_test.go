@@ -446,16 +446,22 @@ func (r recordingMetric) Inc()              { r.add(1) }
 func (r recordingMetric) Observe(v float64) { r.add(v) }
 func (r recordingMetric) Set(v float64)     { r.add(v) }
 
-func (m *recordingMetrics) metric(name string) recordingMetric { return recordingMetric{m, name} }
-func (m *recordingMetrics) NewListsMetric(string) CounterMetric        { return m.metric("lists") }
-func (m *recordingMetrics) NewListDurationMetric(string) SummaryMetric { return m.metric("listDuration") }
-func (m *recordingMetrics) NewItemsInListMetric(string) SummaryMetric  { return m.metric("itemsInList") }
-func (m *recordingMetrics) NewWatchesMetric(string) CounterMetric      { return m.metric("watches") }
-func (m *recordingMetrics) NewShortWatchesMetric(string) CounterMetric { return m.metric("shortWatches") }
+func (m *recordingMetrics) metric(name string) recordingMetric  { return recordingMetric{m, name} }
+func (m *recordingMetrics) NewListsMetric(string) CounterMetric { return m.metric("lists") }
+func (m *recordingMetrics) NewListDurationMetric(string) SummaryMetric {
+	return m.metric("listDuration")
+}
+func (m *recordingMetrics) NewItemsInListMetric(string) SummaryMetric { return m.metric("itemsInList") }
+func (m *recordingMetrics) NewWatchesMetric(string) CounterMetric     { return m.metric("watches") }
+func (m *recordingMetrics) NewShortWatchesMetric(string) CounterMetric {
+	return m.metric("shortWatches")
+}
 func (m *recordingMetrics) NewWatchDurationMetric(string) SummaryMetric {
 	return m.metric("watchDuration")
 }
-func (m *recordingMetrics) NewItemsInWatchMetric(string) SummaryMetric { return m.metric("itemsInWatch") }
+func (m *recordingMetrics) NewItemsInWatchMetric(string) SummaryMetric {
+	return m.metric("itemsInWatch")
+}
 func (m *recordingMetrics) NewLastResourceVersionMetric(string) GaugeMetric {
 	return m.metric("lastResourceVersion")
 }
