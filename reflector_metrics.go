@@ -77,7 +77,12 @@ type reflectorMetrics struct {
 // the installed provider, or no-op metrics when none is installed.
 func newReflectorMetrics(name string) *reflectorMetrics {
 	reflectorMetricsDefault.once.Do(func() {})
-	p := reflectorMetricsDefault.provider
+	return newReflectorMetricsFrom(reflectorMetricsDefault.provider, name)
+}
+
+// newReflectorMetricsFrom creates the metrics of the Reflector called name
+// from p, or no-op metrics when p is nil.
+func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
 	if p == nil {
 		n := noopMetric{}
 		return &reflectorMetrics{n, n, n, n, n, n, n, n}

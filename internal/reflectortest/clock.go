@@ -21,6 +21,11 @@ type PumpClock struct {
 	done, pumpDone chan struct{}
 	// stopOnce guards Stop.
 	stopOnce sync.Once
+
+	// mu guards waited.
+	mu sync.Mutex
+	// waited lists the durations of the timers created so far.
+	waited []time.Duration
 }
 
 var _ clock.WithTicker = &PumpClock{}
@@ -40,14 +45,29 @@ func NewPumpClock(t time.Time) *PumpClock {
 // After is FakeClock.After, pumped.
 func (c *PumpClock) After(d time.Duration) <-chan time.Time {
 	ch := c.FakeClock.After(d)
-	c.waits <- d
+	c.record(d)
 	return ch
+}
+
+// Waited returns the durations of the timers created so far, in order.
+func (c *PumpClock) Waited() []time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]time.Duration(nil), c.waited...)
+}
+
+// record notes d and hands it to the pump.
+func (c *PumpClock) record(d time.Duration) {
+	c.mu.Lock()
+	c.waited = append(c.waited, d)
+	c.mu.Unlock()
+	c.waits <- d
 }
 
 // NewTimer is FakeClock.NewTimer, pumped.
 func (c *PumpClock) NewTimer(d time.Duration) clock.Timer {
 	t := c.FakeClock.NewTimer(d)
-	c.waits <- d
+	c.record(d)
 	return t
 }
 

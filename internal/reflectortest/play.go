@@ -54,6 +54,8 @@ type Result struct {
 	Final []string
 	// TransformCalls counts calls of the scenario's transform.
 	TransformCalls int
+	// Waited lists the durations the Reflector waited on its clock.
+	Waited []time.Duration
 }
 
 // Play runs sc against the Reflector build makes, with the WatchListClient
@@ -85,7 +87,7 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	cancel()
 	lw.Release()
 	lw.Wait()
-	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls()}
+	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited()}
 }
 
 // errorText renders a round's error.
