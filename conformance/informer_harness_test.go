@@ -386,6 +386,9 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 			}
 		case "start":
 			started = true
+			if p, ok := inf.(interface{ prepare() }); ok {
+				p.prepare()
+			}
 			go func() { inf.run(ctx); close(done) }()
 			w = <-lw.watchers
 		case "add":
