@@ -2,49 +2,50 @@ package cache
 
 import "errors"
 
-// DeltaType is the type of a change (addition, deletion, etc)
+// DeltaType names the kind of change a Delta records.
 type DeltaType string
 
-// Change type definition
+// The kinds of per-object delta.
 const (
-	Added   DeltaType = "Added"
-	Updated DeltaType = "Updated"
+	// Added: the object was created (or first seen by a watch).
+	Added DeltaType = "Added"
+	// Deleted: the object is gone; Object holds its last known state, or a
+	// DeletedFinalStateUnknown when the deletion was inferred.
 	Deleted DeltaType = "Deleted"
-	// Replaced is emitted when we encountered watch errors and had to do a
-	// relist, or on initial listing of objects. We don't know if the replaced
-	// object has changed.
-	//
-	// NOTE: Previous versions of DeltaFIFO would use Sync for Replace events
-	// as well. Hence, Replaced is only emitted when the option
-	// EmitDeltaTypeReplaced is true.
-	Replaced DeltaType = "Replaced"
-	// ReplacedAll is emitted when we encountered watch errors and had to do
-	// a relist, or on initial listing of objects. This is the same reason as
-	// Replaced but will be emitted instead when the FIFO supports atomic
-	// replacement. This event will return the full list of replaced items
-	// instead of a single object.
-	ReplacedAll DeltaType = "ReplacedAll"
-	// Sync is for synthetic events during a periodic resync.
+	// Updated: the object changed.
+	Updated DeltaType = "Updated"
+	// Sync: the object is handed over again by a periodic resync.
 	Sync DeltaType = "Sync"
-	// SyncAll indicates all known objects should be reprocessed.
-	// This event contains an object of type SyncAllInfo.
+	// Replaced: the object was in the list given to Replace (a relist or
+	// the initial list), whether or not it changed. DeltaFIFO only uses it
+	// when EmitDeltaTypeReplaced is set and Sync otherwise, as older
+	// releases did; non-atomic RealFIFO always uses it.
+	Replaced DeltaType = "Replaced"
+)
+
+// The kinds of queue-wide delta, which concern no single object and so never
+// travel in a PopBatch batch.
+const (
+	// SyncAll: every object the consumer holds is to be handed over again;
+	// Object is a SyncAllInfo. An atomic RealFIFO's Resync queues it.
 	SyncAll DeltaType = "SyncAll"
-	// Bookmark is emitted on Bookmark calls and Replace calls to pass resource
-	// version information to the consumer.
+	// ReplacedAll: a whole list given to Replace, in one delta whose Object
+	// is a ReplacedAllInfo. An atomic RealFIFO queues it instead of one
+	// Replaced per object.
+	ReplacedAll DeltaType = "ReplacedAll"
+	// Bookmark: a resource version reached by the producer, for the
+	// consumer to record; Object is a BookmarkInfo.
 	Bookmark DeltaType = "Bookmark"
 )
 
-// ErrZeroLengthDeltasObject is returned in a KeyError if a Deltas object with
-// zero length is encountered (should be impossible, but included for
-// completeness).
+// ErrZeroLengthDeltasObject is the cause in the KeyError DeltaFIFO.KeyOf
+// returns for an empty Deltas, which has no object to take a key from. Queues
+// never hand out an empty Deltas.
 var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")
 
-// Delta is a member of Deltas (a list of Delta objects) which in its turn is
-// the type stored by a DeltaFIFO. It tells you what change happened, and the
-// object's state after* that change.
-//
-// [*] Unless the change is a deletion, and then you'll get the final state of
-// the object before it was deleted.
+// Delta is one change a queue hands to its consumer: what happened (Type)
+// and the object as it was right after the change, or, for a deletion, as it
+// was last seen before it.
 type Delta struct {
 	// Type says what happened to the object.
 	Type DeltaType
@@ -54,12 +55,13 @@ type Delta struct {
 	Object interface{}
 }
 
-// Deltas is a list of one or more 'Delta's to an individual object. The oldest
-// delta is at index 0, the newest delta is the last one.
+// Deltas is the sequence of changes to one object, oldest first. DeltaFIFO
+// accumulates one per key; RealFIFO's Pop hands out one holding a single
+// Delta.
 type Deltas []Delta
 
-// Oldest is a convenience function that returns the oldest delta, or nil if
-// there are no deltas. The pointer refers into d.
+// Oldest returns a pointer to the first delta of d (into d, not a copy), or
+// nil when d is empty.
 func (d Deltas) Oldest() *Delta {
 	if len(d) == 0 {
 		return nil
@@ -67,8 +69,8 @@ func (d Deltas) Oldest() *Delta {
 	return &d[0]
 }
 
-// Newest is a convenience function that returns the newest delta, or nil if
-// there are no deltas. The pointer refers into d.
+// Newest returns a pointer to the last delta of d (into d, not a copy), or
+// nil when d is empty.
 func (d Deltas) Newest() *Delta {
 	if len(d) == 0 {
 		return nil
@@ -76,22 +78,23 @@ func (d Deltas) Newest() *Delta {
 	return &d[len(d)-1]
 }
 
-// ReplacedAllInfo is the object associated with a Delta of type=ReplacedAll
+// ReplacedAllInfo is the Object of a ReplacedAll delta: one complete list.
 type ReplacedAllInfo struct {
-	// ResourceVersion is the resource version passed to the Replace() call that created this Delta
+	// ResourceVersion is the version the list was taken at (Replace's second
+	// argument).
 	ResourceVersion string
-	// Objects are the list of objects passed to the Replace() call that created this Delta,
-	// with any configured transformation already applied.
+	// Objects is the list given to Replace, each object already through the
+	// queue's transformer if it has one.
 	Objects []interface{}
 }
 
-// SyncAllInfo is the object associated with a Delta of type=SyncAll It is used
-// to trigger a resync of the entire queue.
+// SyncAllInfo is the Object of a SyncAll delta. It carries nothing: the
+// consumer resyncs everything it holds.
 type SyncAllInfo struct{}
 
-// BookmarkInfo is the object associated with a Delta of type=Bookmark
+// BookmarkInfo is the Object of a Bookmark delta.
 type BookmarkInfo struct {
-	// ResourceVersion is the resource version passed to the Bookmark() call that created this Delta
+	// ResourceVersion is the version given to Bookmark.
 	ResourceVersion string
 }
 

@@ -8,77 +8,52 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// DeltaFIFOOptions is the configuration parameters for DeltaFIFO. All are
-// optional.
+// DeltaFIFOOptions configures NewDeltaFIFOWithOptions; every field may be
+// left zero.
 type DeltaFIFOOptions struct {
-	// If set, log output will go to this logger instead of klog.Background().
-	// The name of the fifo gets added automatically.
+	// Logger replaces klog.Background() for the queue's diagnostics; the
+	// queue's name is added to it.
 	Logger *klog.Logger
 
-	// Name can be used to override the default "DeltaFIFO" name for the new instance.
+	// Name replaces the default name "DeltaFIFO".
 	Name string
 
-	// KeyFunction is used to figure out what key an object should have. (It's
-	// exposed in the returned DeltaFIFO's KeyOf() method, with additional
-	// handling around deleted objects and queue state).
-	// Optional, the default is MetaNamespaceKeyFunc.
+	// KeyFunction computes an object's key; KeyOf adds the handling of
+	// Deltas and DeletedFinalStateUnknown. Default: MetaNamespaceKeyFunc.
 	KeyFunction KeyFunc
 
-	// KnownObjects is expected to return a list of keys that the consumer of
-	// this queue "knows about". It is used to decide which items are missing
-	// when Replace() is called; 'Deleted' deltas are produced for the missing items.
-	// KnownObjects may be nil if you can tolerate missing deletions on Replace().
+	// KnownObjects is the consumer's store. With it, Replace also
+	// synthesizes deletions for the keys it holds that the new list lacks,
+	// Delete accepts objects only it holds, and Resync has something to
+	// resync. Without it, deletions missed during a relist are not seen.
 	KnownObjects KeyListerGetter
 
-	// EmitDeltaTypeReplaced indicates that the queue consumer
-	// understands the Replaced DeltaType. Before the `Replaced` event type was
-	// added, calls to Replace() were handled the same as Sync(). For
-	// backwards-compatibility purposes, this is false by default.
-	// When true, `Replaced` events will be sent for items passed to a Replace() call.
-	// When false, `Sync` events will be sent instead.
+	// EmitDeltaTypeReplaced makes Replace give each listed object a
+	// Replaced delta. It is off by default for compatibility: the listed
+	// objects then get Sync deltas, indistinguishable from a resync.
 	EmitDeltaTypeReplaced bool
 
-	// If set, will be called for objects before enqueueing them. Please
-	// see the comment on TransformFunc for details.
+	// Transformer, if set, rewrites each object before it is queued; see
+	// TransformFunc.
 	Transformer TransformFunc
 }
 
-// DeltaFIFO is like FIFO, but differs in two ways. One is that the
-// accumulator associated with a given object's key is not that object but
-// rather a Deltas, which is a slice of Delta values for that object. Applying
-// an object to a Deltas means to append a Delta except when the potentially
-// appended Delta is a Deleted and the Deltas already ends with a Deleted. In
-// that case the Deltas does not grow, although the terminal Deleted will be
-// replaced by the new Deleted if the older Deleted's object is a
-// DeletedFinalStateUnknown.
+// DeltaFIFO is the compatibility queue: it accumulates, per key, every
+// change since the key was last popped, and Pop hands the consumer the whole
+// Deltas of one key. A key waits in the queue at most once, at the position
+// of its first change. Two deletions in a row collapse into one, keeping the
+// older unless the older is a DeletedFinalStateUnknown. Besides Added,
+// Updated and Deleted, Replace adds Replaced deltas (Sync unless
+// EmitDeltaTypeReplaced is set) and Resync adds Sync deltas.
 //
-// The other difference is that DeltaFIFO has two additional ways that an
-// object can be applied to an accumulator: Replaced and Sync. If
-// EmitDeltaTypeReplaced is not set to true, Sync will be used in replace
-// events for backwards compatibility. Sync is used for periodic resync
-// events.
+// The Reflector produces into it and one consumer calls Pop. It fits a
+// consumer that wants each change at most once, all the changes to an object
+// together, deletions included, and possibly periodic reprocessing.
 //
-// DeltaFIFO is a producer-consumer queue, where a Reflector is intended to be
-// the producer, and the consumer is whatever calls the Pop() method.
-//
-// DeltaFIFO solves this use case:
-//   - You want to process every object change (delta) at most once.
-//   - When you process an object, you want to see everything that's happened
-//     to it since you last processed it.
-//   - You want to process the deletion of some of the objects.
-//   - You might want to periodically reprocess objects.
-//
-// DeltaFIFO's Pop() returns interface{} to satisfy the Queue interface, but
-// it will always return an object of type Deltas.
-//
-// A DeltaFIFO's knownObjects KeyListerGetter provides the abilities to list
-// Store keys and to get objects by Store key. The objects in question are
-// called "known objects" and this set of objects modifies the behavior of the
-// Delete, Replace, and Resync methods (each in a different way).
-//
-// A note on threading: If you call Pop() in parallel from multiple threads,
-// you could end up with multiple threads processing slightly different
-// versions of the same object.
+// KnownObjects, when given, are the objects the consumer already holds; they
+// shape Delete, Replace and Resync as described on each. Pop always returns
+// a Deltas. Popping from several goroutines would let them process versions
+// of one object concurrently.
 //
 // Invariants: a key is in items exactly when it is in order, once; every
 // Deltas in items is non-empty.
@@ -121,22 +96,10 @@ var (
 	_ DoneChecker       = &DeltaFIFO{}
 )
 
-// NewDeltaFIFO returns a Queue which can be used to process changes to items.
-//
-// keyFunc is used to figure out what key an object should have. (It is
-// exposed in the returned DeltaFIFO's KeyOf() method, with additional
-// handling around deleted objects and queue state).
-//
-// 'knownObjects' may be supplied to modify the behavior of Delete, Replace,
-// and Resync. It may be nil if you do not need those modifications.
-//
-// Warning: This constructs a DeltaFIFO that does not differentiate between
-// events caused by a call to Replace (e.g., from a relist, which may contain
-// object updates), and synthetic events caused by a periodic resync (which
-// just emit the existing object). See https://issue.k8s.io/86015 for details.
-//
-// Use `NewDeltaFIFOWithOptions(DeltaFIFOOptions{..., EmitDeltaTypeReplaced:
-// true})` instead to receive a `Replaced` event depending on the type.
+// NewDeltaFIFO returns a DeltaFIFO with the given key function and known
+// objects (may be nil). Its Replace gives listed objects Sync deltas, so a
+// consumer cannot tell a relist from a resync (https://issue.k8s.io/86015);
+// set EmitDeltaTypeReplaced through NewDeltaFIFOWithOptions to get Replaced.
 //
 // Deprecated: Equivalent to NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: keyFunc, KnownObjects: knownObjects})
 func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
@@ -146,8 +109,7 @@ func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
 	})
 }
 
-// NewDeltaFIFOWithOptions returns a Queue which can be used to process
-// changes to items. See also the comment on DeltaFIFO.
+// NewDeltaFIFOWithOptions returns an empty DeltaFIFO configured by opts.
 func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	f := &DeltaFIFO{
 		items:        map[string]Deltas{},
@@ -176,26 +138,27 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 	return f
 }
 
-// Name implements DoneChecker.Name
+// Name is the DoneChecker name: Name from the options, else "DeltaFIFO".
 func (f *DeltaFIFO) Name() string { return f.name }
 
-// Done implements DoneChecker.Done
+// Done is the DoneChecker channel, closed when HasSynced turns true.
 func (f *DeltaFIFO) Done() <-chan struct{} { return f.population.doneChan() }
 
-// HasSynced returns true if an Add/Update/Delete/AddIfNotPresent are called
-// first, or the first batch of items inserted by Replace() has been popped.
-// It never takes the queue's lock.
+// HasSynced reports whether the keys queued by the first Replace have all
+// been popped (true at once if an Add, Update or Delete came first). It never
+// takes the queue's lock.
 func (f *DeltaFIFO) HasSynced() bool { return f.population.hasSynced() }
 
-// HasSyncedChecker is done if an Add/Update/Delete/AddIfNotPresent are called
-// first, or the first batch of items inserted by Replace() has been popped.
+// HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *DeltaFIFO) HasSyncedChecker() DoneChecker { return f }
 
-// Transformer implements the TransformingStore interface.
+// Transformer returns the configured transformer (TransformingStore).
 func (f *DeltaFIFO) Transformer() TransformFunc { return f.transformer }
 
-// KeyOf exposes f's keyFunc, but also detects the key of a Deltas object or
-// DeletedFinalStateUnknown objects. An error of keyFunc is returned as is.
+// KeyOf returns obj's key: for a Deltas, the key of its newest object (a
+// KeyError with ErrZeroLengthDeltasObject when it is empty); for a
+// DeletedFinalStateUnknown, its Key; otherwise keyFunc's answer, error
+// included, unwrapped.
 func (f *DeltaFIFO) KeyOf(obj interface{}) (string, error) {
 	if d, ok := obj.(Deltas); ok {
 		newest := d.Newest()
@@ -220,8 +183,8 @@ func (f *DeltaFIFO) keyErrOf(obj interface{}) (string, error) {
 	return key, nil
 }
 
-// Add inserts an item, and puts it in the queue. The item is only enqueued if
-// it doesn't already exist in the set.
+// Add appends an Added delta to obj's key, queueing the key if it is not
+// queued.
 func (f *DeltaFIFO) Add(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -229,7 +192,7 @@ func (f *DeltaFIFO) Add(obj interface{}) error {
 	return f.queueActionLocked(Added, obj)
 }
 
-// Update is just like Add, but makes an Updated Delta.
+// Update appends an Updated delta, like Add.
 func (f *DeltaFIFO) Update(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -237,11 +200,10 @@ func (f *DeltaFIFO) Update(obj interface{}) error {
 	return f.queueActionLocked(Updated, obj)
 }
 
-// Delete is just like Add, but makes a Deleted Delta. If the given object
-// does not already exist, it will be ignored. (It may have already been
-// deleted by a Replace (re-list), for example.) In this method
-// `f.knownObjects`, if not nil, provides (via GetByKey) _additional_ objects
-// that are considered to already exist; a lookup error counts as existing.
+// Delete appends a Deleted delta, like Add, but only for an object the queue
+// or the consumer knows: its key is queued, or KnownObjects holds it (a
+// lookup error counts as holding it). Otherwise it does nothing: a relist may
+// already have reported the deletion.
 func (f *DeltaFIFO) Delete(obj interface{}) error {
 	key, err := f.keyErrOf(obj)
 	if err != nil {
@@ -317,15 +279,15 @@ func collapseDeletions(d Deltas) Deltas {
 	return d[:n-1]
 }
 
-// IsClosed checks if the queue is closed
+// IsClosed reports whether Close was called.
 func (f *DeltaFIFO) IsClosed() bool {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.closed
 }
 
-// Close the queue. A Pop blocked on an empty queue wakes and returns
-// ErrFIFOClosed; keys still queued are popped as usual.
+// Close marks the queue closed: a Pop waiting on an empty queue returns
+// ErrFIFOClosed. Writes are still accepted and queued keys still pop.
 func (f *DeltaFIFO) Close() {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -333,19 +295,14 @@ func (f *DeltaFIFO) Close() {
 	f.cond.Broadcast()
 }
 
-// Pop blocks until the queue has some items, and then returns one. If
-// multiple items are ready, they are returned in the order in which they were
-// added/updated. The item is removed from the queue (and the store) before it
-// is returned, so if you don't successfully process it, you need to add it
-// back yourself. process function is called under lock, so it is safe to
-// update data structures in it that need to be in sync with the queue (e.g.
-// knownKeys); it must not call back into the queue (HasSynced excepted).
-// process should avoid expensive I/O operation so that other queue
-// operations, i.e. Add() and Get(), won't be blocked for too long.
-//
-// Pop returns a 'Deltas', which has a complete list of all the things that
-// happened to the object (deltas) while it was sitting in the queue. An error
-// from process is returned and the Deltas is not queued again.
+// Pop waits for a queued key (or for Close on an empty queue:
+// ErrFIFOClosed), removes it with its Deltas, runs process on the Deltas
+// under the queue's lock, and returns the Deltas with process's error.
+// Keys come out in the order they were first queued. Running under the lock
+// lets process update state that must stay in step with the queue (such as
+// the KnownObjects store); it must not call the queue (HasSynced excepted)
+// and should be quick, since producers wait meanwhile. A failed Deltas is
+// not queued again: a consumer that wants a retry must write it back.
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -365,16 +322,12 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	return item, err
 }
 
-// Replace atomically does two things: (1) it adds the given objects using the
-// Sync or Replace DeltaType and then (2) it does some deletions. In
-// particular: for every pre-existing key K that is not the key of an object
-// in `list` there is the effect of `Delete(DeletedFinalStateUnknown{K, O})`
-// where O is the latest known object of K. The pre-existing keys are those in
-// the union set of the keys in `f.items` and `f.knownObjects` (if not nil).
-// The last known object for key K is the one present in the last delta in
-// `f.items`. If there is no delta for K in `f.items`, it is the object in
-// `f.knownObjects`. Keys whose newest queued delta is already a deletion are
-// left alone.
+// Replace, under one lock, gives every object of list a Replaced (or Sync)
+// delta, then records a deletion for each key the queue or the consumer knew
+// that list lacks: a Deleted delta holding DeletedFinalStateUnknown{key,
+// last}, where last is the newest queued object for the key, or else the
+// KnownObjects one. Known keys are visited in KnownObjects' order. A key
+// whose newest queued delta is already a deletion gets nothing more.
 //
 // A key error is returned as is and stops the call; a transformer error is
 // returned as "couldn't enqueue object: ..."; in both cases the objects
@@ -448,10 +401,9 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 	}
 }
 
-// Resync adds, with a Sync type of Delta, every object listed by
-// `f.knownObjects` whose key is not already queued for processing, in the
-// store's key order; the objects are not transformed again. If
-// `f.knownObjects` is `nil` then Resync does nothing.
+// Resync gives a Sync delta, holding the KnownObjects object as it is (not
+// transformed again), to every key of KnownObjects that is not queued, in
+// KnownObjects' order. Without KnownObjects it does nothing.
 func (f *DeltaFIFO) Resync() error {
 	if f.knownObjects == nil {
 		return nil

@@ -6,98 +6,74 @@ import (
 	"sync"
 )
 
-// PopProcessFunc is passed to Pop() method of Queue interface. It is supposed
-// to process the accumulator popped from the queue.
+// PopProcessFunc is what a consumer passes to Pop: it receives the popped
+// accumulator and whether it belongs to the queue's initial population (the
+// first Replace), and its error becomes Pop's.
 type PopProcessFunc func(obj interface{}, isInInitialList bool) error
 
-// ProcessBatchFunc processes multiple objects in batch. The deltas must not
-// contain multiple entries for the same object.
+// ProcessBatchFunc is what a consumer passes to PopBatch for a batch of
+// deltas, at most one per object; isInInitialList holds for all of them or
+// none.
 type ProcessBatchFunc func(deltas []Delta, isInInitialList bool) error
 
-// ErrFIFOClosed used when FIFO is closed
+// ErrFIFOClosed is what Pop (and PopBatch) return once the queue is closed
+// and has nothing left to hand out. The text names DeltaFIFO for every queue,
+// as in client-go.
 var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
 
-// Queue extends ReflectorStore with a collection of Store keys to "process".
-// Every Add, Update, or Delete may put the object's key in that collection.
-// A Queue has a way to derive the corresponding key given an accumulator.
-// A Queue can be accessed concurrently from multiple goroutines.
-// A Queue can be "closed", after which Pop operations return an error.
+// Queue is the store a Reflector writes into when a consumer processes what
+// it delivers: on top of ReflectorStore's writes, a consumer takes work out
+// with Pop. Each Add, Update or Delete may give the consumer something to do.
+// A Queue is safe for concurrent use; after Close, a Pop on an empty queue
+// fails instead of waiting.
 type Queue interface {
-	ReflectorStore
+	// Close marks the queue closed and wakes a waiting Pop.
+	Close()
 
-	// Pop blocks until there is at least one key to process or the
-	// Queue is closed.  In the latter case Pop returns with an error.
-	// In the former case Pop atomically picks one key to process,
-	// removes that (key, accumulator) association from the Store, and
-	// processes the accumulator.  Pop returns the accumulator that
-	// was processed and the result of processing.  The PopProcessFunc
-	// may return an ErrRequeue{inner} and in this case Pop will (a)
-	// return that (key, accumulator) association to the Queue as part
-	// of the atomic processing and (b) return the inner error from
-	// Pop. It is expected that the caller of Pop will be a single
-	// threaded consumer since otherwise it is possible for multiple
-	// PopProcessFuncs to be running simultaneously.
-	Pop(PopProcessFunc) (interface{}, error)
-
-	// HasSynced returns true if the first batch of keys have all been
-	// popped.  The first batch of keys are those of the first Replace
-	// operation if that happened before any Add, AddIfNotPresent,
-	// Update, or Delete; otherwise the first batch is empty.
-	HasSynced() bool
-
-	// HasSyncedChecker is done once the first batch of keys have all been
-	// popped.  The first batch of keys are those of the first Replace
-	// operation if that happened before any Add, AddIfNotPresent,
-	// Update, or Delete; otherwise the first batch is empty.
+	// HasSyncedChecker returns a DoneChecker that is done when HasSynced
+	// becomes true.
 	HasSyncedChecker() DoneChecker
 
-	// Close the queue
-	Close()
+	// HasSynced reports whether the initial population has been popped:
+	// the work queued by the first Replace, when a Replace came before any
+	// Add, Update or Delete; otherwise nothing, so it is true at once.
+	HasSynced() bool
+
+	// Pop waits until the queue holds work or is closed. When closed and
+	// empty it returns an error. Otherwise it removes the oldest piece of
+	// work, calls process on it, and returns it together with process's
+	// error. Only one goroutine should call Pop at a time: concurrent
+	// consumers would process work for the same object out of order.
+	// (The mention of ErrRequeue in older releases is obsolete: nothing is
+	// ever put back.)
+	Pop(PopProcessFunc) (interface{}, error)
+
+	// The writes a Reflector makes.
+	ReflectorStore
 }
 
-// QueueWithBatch extends the Queue interface with support for batch
-// processing.
-//
-// In addition to the standard single-item Pop method, QueueWithBatch provides
-// PopBatch, which allows multiple items to be popped and processed together
-// as a batch. This can be used to improve processing efficiency when it is
-// beneficial to handle multiple queued keys or accumulators in a single
-// operation. TODO: Consider merging this interface into Queue after feature
-// gate GA
+// QueueWithBatch is a Queue whose consumer may take several pieces of work
+// at once. PopBatch picks the batch (its size and where it ends are up to
+// the implementation), hands a batch to processBatch and a lone item to
+// processSingle; both must process work the same way. As with Pop, a single
+// goroutine should consume.
 type QueueWithBatch interface {
-	Queue
-
-	// PopBatch behaves similarly to Queue#Pop, but processes multiple keys
-	// as a batch. The implementation determines the batching strategy,
-	// such as the number of keys to include per batch. The ProcessBatchFunc
-	// is called when a batch is ready to be processed. The PopProcessFunc
-	// is called when a singleton item is ready to be processed. The
-	// ProcessBatchFunc and PopProcessFunc must do the same processing to
-	// ensure consistent behavior. It is expected that the caller of PopBatch
-	// will be a single threaded consumer since otherwise it is possible for
-	// multiple ProcessBatchFuncs/PopProcessFuncs to be running simultaneously.
+	// PopBatch waits like Pop, then removes and processes one batch (or one
+	// item), returning the processing error.
 	PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error
+
+	// Everything a Queue does.
+	Queue
 }
 
-// FIFO is a Queue in which (a) each accumulator is simply the most recently
-// provided object and (b) the collection of keys to process is a FIFO. The
-// accumulators all start out empty, and deleting an object from its
-// accumulator empties the accumulator. The Resync operation is a no-op.
+// FIFO is the simplest Queue: per key it keeps only the latest object, and
+// keys are processed in the order they were first queued. Writing a key that
+// is already queued replaces its object without moving it; Delete forgets
+// the object (Pop then skips the key); Resync has nothing to do.
 //
-// Thus: if multiple adds/updates of a single object happen while that
-// object's key is in the queue before it has been processed then it will only
-// be processed once, and when it is processed the most recent version will be
-// processed. This can't be done with a channel.
-//
-// FIFO solves this use case:
-//   - You want to process every object (exactly) once.
-//   - You want to process the most recent version of the object when you
-//     process it.
-//   - You do not want to process deleted objects, they should be removed from
-//     the queue.
-//   - You do not want to periodically reprocess objects.
-//
-// Compare with DeltaFIFO for other use cases.
+// Use it when each object should be processed once, in its latest state,
+// deleted objects should not be processed at all, and nothing needs periodic
+// reprocessing. DeltaFIFO keeps the history instead.
 //
 // Invariants: every key of items is in order (possibly more than once: a key
 // deleted and added again while queued appears twice, and Pop skips entries
@@ -128,7 +104,7 @@ var (
 	_ DoneChecker = &FIFO{}
 )
 
-// NewFIFO returns a Store which can be used to queue up items to process.
+// NewFIFO returns an empty FIFO keyed by keyFunc.
 func NewFIFO(keyFunc KeyFunc) *FIFO {
 	f := &FIFO{items: map[string]interface{}{}, keyFunc: keyFunc}
 	f.cond.L = &f.lock
@@ -145,22 +121,21 @@ func (f *FIFO) keyOf(obj interface{}) (string, error) {
 	return key, nil
 }
 
-// HasSynced returns true if an Add/Update/Delete/AddIfNotPresent are called
-// first, or the first batch of items inserted by Replace() has been popped.
+// HasSynced reports whether the keys of the first Replace have all been
+// popped (true at once if an Add, Update or Delete came first). Lock-free.
 func (f *FIFO) HasSynced() bool { return f.population.hasSynced() }
 
-// HasSyncedChecker is done if an Add/Update/Delete/AddIfNotPresent are called
-// first, or the first batch of items inserted by Replace() has been popped.
+// HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *FIFO) HasSyncedChecker() DoneChecker { return f }
 
-// Name implements DoneChecker.Name
+// Name is the DoneChecker name: "FIFO".
 func (f *FIFO) Name() string { return "FIFO" }
 
-// Done implements DoneChecker.Done
+// Done is the DoneChecker channel, closed when HasSynced turns true.
 func (f *FIFO) Done() <-chan struct{} { return f.population.doneChan() }
 
-// Add inserts an item, and puts it in the queue. The item is only enqueued if
-// it doesn't already exist in the set.
+// Add stores obj as its key's latest object, queueing the key unless it has
+// an object already (and so is queued).
 func (f *FIFO) Add(obj interface{}) error {
 	key, err := f.keyOf(obj)
 	if err != nil {
@@ -183,13 +158,11 @@ func (f *FIFO) putLocked(key string, obj interface{}) {
 	f.items[key] = obj
 }
 
-// Update is the same as Add in this implementation.
+// Update does exactly what Add does.
 func (f *FIFO) Update(obj interface{}) error { return f.Add(obj) }
 
-// Delete removes an item. It doesn't add it to the queue, because this
-// implementation assumes the consumer only cares about the objects, not the
-// order in which they were created/added. The key stays in the queue and Pop
-// skips it.
+// Delete forgets the object stored under obj's key. Nothing is queued for
+// the deletion; the key may stay queued, and Pop skips it.
 func (f *FIFO) Delete(obj interface{}) error {
 	key, err := f.keyOf(obj)
 	if err != nil {
@@ -202,15 +175,15 @@ func (f *FIFO) Delete(obj interface{}) error {
 	return nil
 }
 
-// IsClosed checks if the queue is closed
+// IsClosed reports whether Close was called.
 func (f *FIFO) IsClosed() bool {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.closed
 }
 
-// Close the queue. A Pop blocked on an empty queue wakes and returns
-// ErrFIFOClosed; items still queued are popped as usual.
+// Close marks the FIFO closed: a Pop waiting on an empty FIFO returns
+// ErrFIFOClosed. Writes are still accepted and queued objects still pop.
 func (f *FIFO) Close() {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -218,13 +191,12 @@ func (f *FIFO) Close() {
 	f.cond.Broadcast()
 }
 
-// Pop waits until an item is ready and processes it. If multiple items are
-// ready, they are returned in the order in which they were added/updated. The
-// item is removed from the queue (and the store) before it is processed. The
-// process function is called under the lock, so it is safe to update data
-// structures in it that need to be in sync with the queue; it must not call
-// back into the FIFO except HasSynced. When the queue is empty and closed,
-// Pop returns ErrFIFOClosed.
+// Pop waits for a queued key with an object, removes both, runs process on
+// the object under the FIFO's lock (so process may update state that must
+// stay in step with the queue, but must not call the FIFO, HasSynced
+// excepted) and returns the object with process's error. Keys come out in
+// the order they were first queued. On a closed, empty FIFO it returns
+// ErrFIFOClosed.
 func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -252,11 +224,11 @@ func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	}
 }
 
-// Replace will delete the contents of 'f', using instead the given list. 'f'
-// takes ownership of the list, you should not reference it after calling this
-// function. f's queue is reset, too; upon return, it will contain the items in
-// the list, in the order of their first occurrence. A key error leaves f
-// unchanged.
+// Replace makes list the FIFO's whole content: earlier objects and queued
+// keys are dropped, and the list's keys are queued in the order they first
+// appear (client-go uses map order; any order is allowed). A key error
+// returns before anything changes. The first successful Replace before any
+// Add/Update/Delete makes its keys the initial population.
 func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 	items := make(map[string]interface{}, len(list))
 	keys := make([]string, 0, len(list))
@@ -285,9 +257,9 @@ func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 	return nil
 }
 
-// Resync will ensure that every object in the Store has its key in the queue.
-// This should be a no-op, because that property is maintained by all
-// operations; keys it does add are queued in sorted order.
+// Resync queues, in sorted order, the key of every stored object whose key
+// is not queued. Every other operation keeps that true already, so this
+// normally does nothing.
 func (f *FIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()

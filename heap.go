@@ -12,12 +12,13 @@ var errHeapClosed = errors.New("heap is closed")
 // errHeapNotFound is returned by Heap.Delete for an absent key.
 var errHeapNotFound = errors.New("object not found")
 
-// LessFunc is used to compare two objects in the heap.
+// LessFunc orders a Heap: it reports whether the first object must pop
+// before the second.
 type LessFunc func(interface{}, interface{}) bool
 
-// Heap is a thread-safe producer/consumer queue that implements a heap data
-// structure. It can be used to implement priority queues and similar data
-// structures.
+// Heap is a keyed priority queue safe for concurrent producers and
+// consumers: at most one object per key, and Pop always yields the least
+// object by its LessFunc, waiting while the heap is empty.
 //
 // Locking: lock guards entries and closed; cond (on lock) wakes Pop when an
 // item arrives or the heap closes.
@@ -115,40 +116,36 @@ func (h *heapEntries) put(obj interface{}, replace bool) error {
 	return nil
 }
 
-// NewHeap returns a Heap which can be used to queue up items to process.
+// NewHeap returns an empty Heap keyed by keyFn and ordered by lessFn.
 func NewHeap(keyFn KeyFunc, lessFn LessFunc) *Heap {
 	h := &Heap{entries: heapEntries{byKey: map[string]*heapEntry{}, keyFunc: keyFn, less: lessFn}}
 	h.cond.L = &h.lock
 	return h
 }
 
-// Close the Heap and signals condition variables that may be waiting to pop
-// items from the heap.
+// Close marks the heap closed and wakes waiting Pop calls. Afterwards writes
+// fail and Pop fails once the heap is empty.
 func (h *Heap) Close() {
 	h.lock.Lock()
-	defer h.lock.Unlock()
 	h.closed = true
-	h.cond.Broadcast()
+	h.lock.Unlock()
+	h.cond.Broadcast() // waiters re-check closed under the lock
 }
 
-// Add inserts an item, and puts it in the queue. The item is updated if it
-// already exists.
+// Add puts obj in the heap, replacing (and re-ordering) the object held
+// under the same key.
 func (h *Heap) Add(obj interface{}) error {
 	return h.insert(obj, true)
 }
 
-// AddIfNotPresent inserts an item, and puts it in the queue. If an item with
-// the key is present in the map, no changes is made to the item.
-//
-// This is useful in a single producer/consumer scenario so that the consumer
-// can safely retry items without contending with the producer and potentially
-// enqueueing stale items.
+// AddIfNotPresent puts obj in the heap only if nothing is held under its
+// key; a held object is left as it is. A consumer can use it to give back an
+// item for retry without overwriting a newer one a producer put meanwhile.
 func (h *Heap) AddIfNotPresent(obj interface{}) error {
 	return h.insert(obj, false)
 }
 
-// Update is the same as Add in this implementation. When the item does not
-// exist, it is added.
+// Update does exactly what Add does (adding obj if its key is absent).
 func (h *Heap) Update(obj interface{}) error {
 	return h.insert(obj, true)
 }
@@ -157,36 +154,43 @@ func (h *Heap) Update(obj interface{}) error {
 func (h *Heap) insert(obj interface{}, replace bool) error {
 	h.lock.Lock()
 	defer h.lock.Unlock()
+	err := h.writableLocked()
+	if err == nil {
+		err = h.entries.put(obj, replace)
+	}
+	if err == nil {
+		h.cond.Broadcast()
+	}
+	return err
+}
+
+// writableLocked returns errHeapClosed once the heap is closed.
+func (h *Heap) writableLocked() error {
 	if h.closed {
 		return errHeapClosed
 	}
-	if err := h.entries.put(obj, replace); err != nil {
-		return err
-	}
-	h.cond.Broadcast()
 	return nil
 }
 
-// BulkAdd adds all the items in the list to the queue and then signals the
-// condition variable. It is useful when the caller would like to add all of
-// the items to the queue before consumer starts processing them. A key error
-// stops it; the items before it stay added.
+// BulkAdd adds every object of list as Add would, under one lock, and only
+// then wakes consumers, so none of them starts before the whole list is in.
+// A key error stops it; the objects before it stay added (consumers are
+// woken by the next write).
 func (h *Heap) BulkAdd(list []interface{}) error {
 	h.lock.Lock()
 	defer h.lock.Unlock()
-	if h.closed {
-		return errHeapClosed
+	err := h.writableLocked()
+	for i := 0; err == nil && i < len(list); i++ {
+		err = h.entries.put(list[i], true)
 	}
-	for _, obj := range list {
-		if err := h.entries.put(obj, true); err != nil {
-			return err
-		}
+	if err == nil {
+		h.cond.Broadcast()
 	}
-	h.cond.Broadcast()
-	return nil
+	return err
 }
 
-// Delete removes an item.
+// Delete removes the object held under obj's key; an absent key is an
+// error ("object not found").
 func (h *Heap) Delete(obj interface{}) error {
 	key, err := h.entries.keyOf(obj)
 	if err != nil {
@@ -202,9 +206,8 @@ func (h *Heap) Delete(obj interface{}) error {
 	return nil
 }
 
-// Pop waits until an item is ready. If multiple items are ready, they are
-// returned in the order given by the heap's LessFunc. Once the heap is
-// closed and empty it returns an error.
+// Pop waits until the heap holds something, then removes and returns its
+// least object. On a closed, empty heap it returns an error.
 func (h *Heap) Pop() (interface{}, error) {
 	h.lock.Lock()
 	defer h.lock.Unlock()
@@ -217,7 +220,7 @@ func (h *Heap) Pop() (interface{}, error) {
 	return heap.Pop(&h.entries).(*heapEntry).obj, nil
 }
 
-// List returns a list of all the items, in heap-array order.
+// List returns the held objects, in heap-array order.
 func (h *Heap) List() []interface{} {
 	h.lock.Lock()
 	defer h.lock.Unlock()
@@ -228,8 +231,7 @@ func (h *Heap) List() []interface{} {
 	return out
 }
 
-// ListKeys returns a list of all the keys of the objects currently in the
-// Heap, in heap-array order.
+// ListKeys returns the keys of the held objects, in heap-array order.
 func (h *Heap) ListKeys() []string {
 	h.lock.Lock()
 	defer h.lock.Unlock()
@@ -240,29 +242,32 @@ func (h *Heap) ListKeys() []string {
 	return out
 }
 
-// Get returns the requested item, or sets exists=false.
-func (h *Heap) Get(obj interface{}) (interface{}, bool, error) {
-	key, err := h.entries.keyOf(obj)
-	if err != nil {
-		return nil, false, err
+// Get looks up the held object with obj's key; found is false when there is
+// none. A key error is returned as a KeyError.
+func (h *Heap) Get(obj interface{}) (item interface{}, found bool, err error) {
+	if key, kerr := h.entries.keyOf(obj); kerr != nil {
+		err = kerr
+	} else {
+		item, found, err = h.GetByKey(key)
 	}
-	return h.GetByKey(key)
+	return item, found, err
 }
 
-// GetByKey returns the requested item, or sets exists=false.
-func (h *Heap) GetByKey(key string) (interface{}, bool, error) {
+// GetByKey looks up the held object stored under key; found is false when
+// there is none. It never fails.
+func (h *Heap) GetByKey(key string) (item interface{}, found bool, err error) {
 	h.lock.Lock()
-	defer h.lock.Unlock()
-	e, ok := h.entries.byKey[key]
-	if !ok {
-		return nil, false, nil
+	if e := h.entries.byKey[key]; e != nil {
+		item, found = e.obj, true
 	}
-	return e.obj, true, nil
+	h.lock.Unlock()
+	return item, found, nil
 }
 
-// IsClosed returns true if the queue is closed.
+// IsClosed reports whether Close was called.
 func (h *Heap) IsClosed() bool {
 	h.lock.Lock()
-	defer h.lock.Unlock()
-	return h.closed
+	closed := h.closed
+	h.lock.Unlock()
+	return closed
 }

@@ -15,65 +15,57 @@ const realFIFODefaultBatchSize = 1000
 // repeated key by scanning the batch instead of filling a set.
 const realFIFOSmallBatch = 16
 
-// RealFIFOOptions is the configuration parameters for RealFIFO.
+// RealFIFOOptions configures NewRealFIFOWithOptions.
 type RealFIFOOptions struct {
-	// If set, log output will go to this logger instead of klog.Background().
-	// The name of the fifo gets added automatically.
+	// Logger replaces klog.Background() for the queue's diagnostics; the
+	// queue's name is added to it.
 	Logger *klog.Logger
 
-	// Name can be used to override the default "RealFIFO" name for the new instance.
-	// Optional. Used only if Identifier.Name returns an empty string.
+	// Name replaces the default name "RealFIFO" when Identifier has none.
 	Name string
 
-	// KeyFunction is used to figure out what key an object should have. (It's
-	// exposed in the returned RealFIFO's keyOf() method, with additional
-	// handling around deleted objects and queue state).
-	// Optional, the default is MetaNamespaceKeyFunc.
+	// KeyFunction computes an object's key (a DeletedFinalStateUnknown
+	// supplies its own). Default: MetaNamespaceKeyFunc.
 	KeyFunction KeyFunc
 
-	// KnownObjects is expected to return a list of keys that the consumer of
-	// this queue "knows about". It is used to decide which items are missing
-	// when Replace() is called; 'Deleted' deltas are produced for the missing items.
-	// KnownObjects is required if AtomicEvents is false since it is used to
-	// query the state of the internal store for Replace and Resync handling.
+	// KnownObjects is the consumer's store. Non-atomic Replace and Resync
+	// consult it to synthesize deletions and Sync deltas, so it is required
+	// without AtomicEvents and must be nil with it.
 	KnownObjects KeyListerGetter
 
-	// If set, will be called for objects before enqueueing them. Please
-	// see the comment on TransformFunc for details.
+	// Transformer, if set, rewrites each object before it is queued; see
+	// TransformFunc.
 	Transformer TransformFunc
 
-	// AtomicEvents is used to specify whether the RealFIFO will emit events
-	// atomically or not. If it is set, a single event will be emitted
-	// atomically for Replace and Resync operations.
-	// If AtomicEvents is true, KnownObjects must be nil.
+	// AtomicEvents makes Replace and Resync queue a single ReplacedAll or
+	// SyncAll delta instead of one delta per object. Requires KnownObjects
+	// to be nil.
 	AtomicEvents bool
 
-	// UnlockWhileProcessing is used to specify whether the RealFIFO can unlock
-	// the lock while processing events. If it is set, the lock can be unlocked
-	// while processing events to allow other goroutines to add items to the queue.
-	// If UnlockWhileProcessing is true, AtomicEvents must be true as well.
+	// UnlockWhileProcessing releases the queue's lock while the consumer's
+	// process function runs, so that producers never wait for a slow
+	// consumer. Requires AtomicEvents.
 	UnlockWhileProcessing bool
 
-	// Identifier is used to identify this FIFO for metrics and logging purposes.
-	// Optional. If zero value, metrics will not be published and trace logs will not
-	// include Name or Resource fields.
+	// Identifier names the queue for metrics and logs. Its zero value
+	// publishes no metrics.
 	Identifier InformerNameAndResource
 
-	// MetricsProvider is used to create metrics for the FIFO.
+	// MetricsProvider creates the queue's metrics; nil means the provider
+	// installed with SetInformerMetricsProvider.
 	MetricsProvider InformerMetricsProvider
 
-	// EmitDeltaTypeBookmark is used to specify whether the RealFIFO will emit
-	// bookmark deltas or not. This can only be set if AtomicEvents is true.
+	// EmitDeltaTypeBookmark makes Bookmark queue a Bookmark delta. Requires
+	// AtomicEvents.
 	EmitDeltaTypeBookmark bool
 }
 
-// RealFIFO is a Queue in which every notification from the Reflector is
-// passed in order to the Queue via Pop. This means that it
-//  1. delivers notifications for items that have been deleted
-//  2. delivers multiple notifications per item instead of simply the most
-//     recent value
+// RealFIFO is the informer's default queue: it hands the consumer every
+// change in the order the producer reported it, one Delta at a time,
+// deletions included and nothing merged; several changes to one object
+// arrive as several deltas.
 //
-// Every Add, Update and Delete appends one Delta; nothing is merged. With
+// Every Add, Update and Delete appends one Delta. With
 // AtomicEvents, Replace appends one ReplacedAll delta, Resync one SyncAll and
 // Bookmark (when EmitDeltaTypeBookmark is set) one Bookmark delta; without
 // it, Replace and Resync expand into per-object Deleted/Replaced/Sync deltas
@@ -140,7 +132,8 @@ var (
 	_ DoneChecker       = &RealFIFO{}
 )
 
-// NewRealFIFO returns a Store which can be used to queue up items to process.
+// NewRealFIFO returns a non-atomic RealFIFO with the given key function,
+// known objects (required) and transformer.
 //
 // Deprecated: Use NewRealFIFOWithOptions instead.
 func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer TransformFunc) *RealFIFO {
@@ -151,8 +144,8 @@ func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer Tran
 	})
 }
 
-// NewRealFIFOWithOptions returns a Queue which can be used to process changes
-// to items. See also the comment on RealFIFO. It panics, as client-go does,
+// NewRealFIFOWithOptions returns an empty RealFIFO configured by opts. It
+// panics, as client-go does,
 // on option combinations that cannot work: UnlockWhileProcessing or
 // EmitDeltaTypeBookmark without AtomicEvents, and KnownObjects given with
 // AtomicEvents or missing without it.
@@ -235,29 +228,29 @@ func (f *RealFIFO) transform(obj interface{}) (interface{}, error) {
 	return f.transformer(obj)
 }
 
-// Name implements DoneChecker.Name
+// Name is the DoneChecker name: the identifier's, else Name, else
+// "RealFIFO".
 func (f *RealFIFO) Name() string { return f.name }
 
-// Done implements DoneChecker.Done
+// Done is the DoneChecker channel, closed when HasSynced turns true.
 func (f *RealFIFO) Done() <-chan struct{} { return f.population.doneChan() }
 
-// HasSynced returns true if an Add/Update/Delete are called first, or the
-// first batch of items inserted by Replace() has been popped. It never takes
-// the queue's lock, so it may be called from a process function.
+// HasSynced reports whether the deltas of the first Replace have all been
+// popped and processed (true at once if an Add, Update or Delete came
+// first). It never takes the queue's lock, so a process function may call
+// it.
 func (f *RealFIFO) HasSynced() bool { return f.population.hasSynced() }
 
-// HasSyncedChecker is done if an Add/Update/Delete/AddIfNotPresent are called
-// first, or the first batch of items inserted by Replace() has been popped.
+// HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f }
 
-// Transformer implements the TransformingStore interface.
+// Transformer returns the configured transformer (TransformingStore).
 func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
 
-// Add inserts an item, and puts it in the queue. Every call appends an Added
-// delta, whether or not the object is already queued.
+// Add appends an Added delta for obj, whether or not it is already queued.
 func (f *RealFIFO) Add(obj interface{}) error { return f.enqueue(Added, obj) }
 
-// Update is the same as Add in this implementation, with an Updated delta.
+// Update appends an Updated delta for obj.
 func (f *RealFIFO) Update(obj interface{}) error { return f.enqueue(Updated, obj) }
 
 // Delete appends a Deleted delta for obj, known or not.
@@ -496,7 +489,7 @@ func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
 	}
 }
 
-// IsClosed checks if the queue is closed
+// IsClosed reports whether Close was called.
 func (f *RealFIFO) IsClosed() bool {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -524,18 +517,12 @@ func (f *RealFIFO) waitLocked() bool {
 	return true
 }
 
-// Pop waits until an item is ready and processes it. If multiple items are
-// ready, they are returned in the order in which they were added/updated.
-// The item is removed from the queue (and the store) before it is processed.
-// The process function is only guaranteed to be called under lock if
-// UnlockWhileProcessing is false. If the process function is updating
-// data structures that need to be in sync with the queue, ensure
-// UnlockWhileProcessing is false. It is expected that the caller of Pop will
-// be a single threaded consumer since otherwise it is possible for multiple
-// PopProcessFuncs to be running simultaneously.
-//
-// The item handed to process and returned is a Deltas holding the one delta.
-// An error from process is returned; the delta is not queued again.
+// Pop waits for a delta (or for Close on an empty queue: ErrFIFOClosed),
+// removes the oldest, and runs process on a Deltas holding just it, which it
+// then returns with process's error; the delta is never queued again.
+// process runs under the queue's lock unless UnlockWhileProcessing is set:
+// state that must change in step with the queue needs the lock held. Call
+// Pop from a single consumer goroutine.
 func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -553,18 +540,17 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	return item, err
 }
 
-// PopBatch pops as many items as possible to be processed as a batch using
-// processBatch, or pop a single item using processSingle if multiple items
-// cannot be batched.
+// PopBatch waits like Pop, then removes the next batch and hands it to
+// processBatch, or, when the batch is a single delta, hands that delta as a
+// Deltas to processSingle.
 //
 // A batch is the longest run from the head of at most 1000 per-object deltas
 // with distinct keys; it ends before a repeated key, before a ReplacedAll,
 // SyncAll or Bookmark delta, and at the end of the initial population. A run
-// of one delta goes to processSingle as a Deltas. The processBatch and
-// processSingle functions are only guaranteed to be called under lock if
-// UnlockWhileProcessing is false. It is expected that the caller of PopBatch
-// will be a single threaded consumer. Errors are returned; popped deltas are
-// not queued again.
+// of one delta goes to processSingle. The functions run under the queue's
+// lock unless UnlockWhileProcessing is set. Call PopBatch from a single
+// consumer goroutine. Errors are returned; popped deltas are not queued
+// again.
 func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
