@@ -52,9 +52,9 @@ func newReflectorDelay(custom *wait.Backoff, c clock.Clock) wait.DelayFunc {
 	return policy.DelayWithReset(c, reflectorBackoffReset)
 }
 
-// RetryWithDeadline decides whether an error seen by a retry loop should be
-// retried in place. After records the outcome of an attempt; ShouldRetry
-// reports whether the loop may try again.
+// RetryWithDeadline bounds in-place retries of one class of errors: After
+// is told the outcome of each attempt, ShouldRetry says whether the loop may
+// try again.
 type RetryWithDeadline interface {
 	After(error)
 	ShouldRetry() bool

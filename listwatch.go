@@ -16,99 +16,90 @@ import (
 // adapters that lift context-free implementations to the context-aware
 // interfaces, and the REST-client based constructors.
 
-// Lister is any object that knows how to perform an initial list.
-//
-// Ideally, all implementations of Lister should also implement
-// ListerWithContext.
+// Lister fetches the complete current state of a collection.
+// Implementations should also implement ListerWithContext.
 type Lister interface {
-	// List should return a list type object; the Items field will be extracted, and the
-	// ResourceVersion field will be used to start the watch in the right place.
+	// List returns a list object; the Reflector takes its items as the
+	// snapshot and its resource version as the point to watch from.
 	//
 	// Deprecated: use ListerWithContext.ListWithContext instead.
 	List(options metav1.ListOptions) (runtime.Object, error)
 }
 
-// ListerWithContext is any object that knows how to perform an initial list.
+// ListerWithContext is Lister with a context for cancellation and logging.
 type ListerWithContext interface {
-	// ListWithContext should return a list type object; the Items field will be extracted, and the
-	// ResourceVersion field will be used to start the watch in the right place.
+	// ListWithContext returns a list object; the Reflector takes its items
+	// as the snapshot and its resource version as the point to watch from.
 	ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
 }
 
-// Watcher is any object that knows how to start a watch on a resource.
-//
-// Ideally, all implementations of Watcher should also implement
-// WatcherWithContext.
+// Watcher opens a stream of changes to a collection.
+// Implementations should also implement WatcherWithContext.
 type Watcher interface {
-	// Watch should begin a watch at the specified version.
-	//
-	// If Watch returns an error, it should handle its own cleanup, including
-	// but not limited to calling Stop() on the watch, if one was constructed.
-	// This allows the caller to ignore the watch, if the error is non-nil.
+	// Watch opens a stream starting at options.ResourceVersion. When it
+	// fails it cleans up after itself (stopping any watch it created), so
+	// the caller can drop the result.
 	//
 	// Deprecated: use WatcherWithContext.WatchWithContext instead.
 	Watch(options metav1.ListOptions) (watch.Interface, error)
 }
 
-// WatcherWithContext is any object that knows how to start a watch on a
-// resource.
+// WatcherWithContext is Watcher with a context for cancellation and logging.
 type WatcherWithContext interface {
-	// WatchWithContext should begin a watch at the specified version.
-	//
-	// If Watch returns an error, it should handle its own cleanup, including
-	// but not limited to calling Stop() on the watch, if one was constructed.
-	// This allows the caller to ignore the watch, if the error is non-nil.
+	// WatchWithContext opens a stream starting at options.ResourceVersion.
+	// When it fails it cleans up after itself (stopping any watch it
+	// created), so the caller can drop the result.
 	WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
 }
 
-// ListerWatcher is any object that knows how to perform an initial list and
-// start a watch on a resource.
-//
-// Ideally, all implementations of ListerWatcher should also implement
+// ListerWatcher can both list a collection and watch it: the source a
+// Reflector reads. Implementations should also implement
 // ListerWatcherWithContext.
 type ListerWatcher interface {
 	Lister
 	Watcher
 }
 
-// ListerWatcherWithContext is any object that knows how to perform an initial
-// list and start a watch on a resource.
+// ListerWatcherWithContext is ListerWatcher with contexts.
 type ListerWatcherWithContext interface {
 	ListerWithContext
 	WatcherWithContext
 }
 
-// ListFunc knows how to list resources
+// ListFunc lists a collection without a context.
 //
 // Deprecated: use ListWithContextFunc instead.
 type ListFunc func(options metav1.ListOptions) (runtime.Object, error)
 
-// ListWithContextFunc knows how to list resources
+// ListWithContextFunc lists a collection.
 type ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
 
-// WatchFunc knows how to watch resources
+// WatchFunc watches a collection without a context.
 //
 // Deprecated: use WatchFuncWithContext instead.
 type WatchFunc func(options metav1.ListOptions) (watch.Interface, error)
 
-// WatchFuncWithContext knows how to watch resources
+// WatchFuncWithContext watches a collection.
 type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
 
-// ListWatch knows how to list and watch a set of apiserver resources.
-// It satisfies the ListerWatcher and ListerWatcherWithContext interfaces.
-// It is a convenience function for users of NewReflector, etc.
-// ListFunc or ListWithContextFunc must be set. Same for WatchFunc and
-// WatchFuncWithContext. ListWithContextFunc and WatchFuncWithContext are
-// preferred if a context is available, otherwise ListFunc and WatchFunc.
+// ListWatch bundles list and watch functions into a ListerWatcher (and a
+// ListerWatcherWithContext), the usual source handed to NewReflector.
 //
-// Each method prefers the function of its own flavour and falls back to the
-// other one; with neither set it panics with a nil function call. ListWatch
-// holds no state of its own and is safe for concurrent use when its
-// functions are.
+// Set a list function and a watch function, in either flavour; the context
+// flavour is the one to prefer. Each method calls the function of its own
+// flavour when set and the other one otherwise; with neither set it panics
+// with a nil function call. (The names ListWithContextFunc and
+// WatchFuncWithContext are inconsistent for historical reasons.) ListWatch
+// holds no state of its own and is as safe for concurrent use as its
+// functions.
 type ListWatch struct {
-	// ListFunc lists without a context. Deprecated: use ListWithContext instead.
+	// ListFunc lists without a context.
+	//
+	// Deprecated: use ListWithContextFunc.
 	ListFunc ListFunc
-	// WatchFunc watches without a context. Deprecated: use WatchWithContext instead.
+	// WatchFunc watches without a context.
+	//
+	// Deprecated: use WatchFuncWithContext.
 	WatchFunc WatchFunc
 
 	// ListWithContextFunc lists with the caller's context.
@@ -116,7 +107,8 @@ type ListWatch struct {
 	// WatchFuncWithContext watches with the caller's context.
 	WatchFuncWithContext WatchFuncWithContext
 
-	// DisableChunking requests no chunking for this list watcher.
+	// DisableChunking asks for lists without paging. The Reflector does not
+	// consult it; it is kept for API compatibility.
 	DisableChunking bool
 }
 
@@ -125,13 +117,16 @@ var (
 	_ ListerWatcherWithContext = &ListWatch{}
 )
 
-// Getter interface knows how to access Get method from RESTClient.
+// Getter is the part of a REST client that NewListWatchFromClient needs:
+// building GET requests.
 type Getter interface {
 	Get() *restclient.Request
 }
 
-// NewListWatchFromClient creates a new ListWatch from the specified client, resource, namespace and field selector.
-// For backward compatibility, all function fields are populated.
+// NewListWatchFromClient returns a ListWatch over resource in namespace
+// (metav1.NamespaceAll for every namespace) through client c, restricted by
+// fieldSelector, which replaces any field selector of the caller's options.
+// All four function fields are set, so context-free callers keep working.
 func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSelector fields.Selector) *ListWatch {
 	selector := fieldSelector.String()
 	return NewFilteredListWatchFromClient(c, resource, namespace, func(options *metav1.ListOptions) {
@@ -139,10 +134,10 @@ func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSe
 	})
 }
 
-// NewFilteredListWatchFromClient creates a new ListWatch from the specified client, resource, namespace, and option modifier.
-// Option modifier is a function takes a ListOptions and modifies the consumed ListOptions. Provide customized modifier function
-// to apply modification to ListOptions with a field selector, a label selector, or any other desired options.
-// For backward compatibility, all function fields are populated.
+// NewFilteredListWatchFromClient returns a ListWatch over resource in
+// namespace through client c. Before every request optionsModifier may
+// adjust the options, e.g. to set label or field selectors. All four
+// function fields are set, so context-free callers keep working.
 func NewFilteredListWatchFromClient(c Getter, resource string, namespace string, optionsModifier func(options *metav1.ListOptions)) *ListWatch {
 	source := restResource{getter: c, resource: resource, namespace: namespace, modify: optionsModifier}
 	return &ListWatch{
@@ -193,7 +188,7 @@ func (s restResource) request(options metav1.ListOptions) *restclient.Request {
 		VersionedParams(&options, metav1.ParameterCodec)
 }
 
-// List a set of apiserver resources
+// List calls ListFunc, or ListWithContextFunc with a background context.
 //
 // Deprecated: use ListWatchWithContext.ListWithContext instead.
 func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
@@ -203,7 +198,7 @@ func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
 	return lw.ListFunc(options)
 }
 
-// List a set of apiserver resources
+// ListWithContext calls ListWithContextFunc, or ListFunc without ctx.
 func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
 	if lw.ListWithContextFunc == nil {
 		return lw.ListFunc(options)
@@ -211,7 +206,7 @@ func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOpt
 	return lw.ListWithContextFunc(ctx, options)
 }
 
-// Watch a set of apiserver resources
+// Watch calls WatchFunc, or WatchFuncWithContext with a background context.
 //
 // Deprecated: use ListWatchWithContext.WatchWithContext instead.
 func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
@@ -221,7 +216,7 @@ func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) 
 	return lw.WatchFunc(options)
 }
 
-// Watch a set of apiserver resources
+// WatchWithContext calls WatchFuncWithContext, or WatchFunc without ctx.
 func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
 	if lw.WatchFuncWithContext == nil {
 		return lw.WatchFunc(options)
@@ -288,8 +283,10 @@ type contextFreeListerWatcher struct {
 	contextFreeWatcher
 }
 
-// ToListWatcherWithWatchListSemantics returns a ListerWatcher that knows whether the provided client explicitly
-// does NOT support the WatchList semantics. This allows Reflectors to adapt their behavior based on client capabilities.
+// ToListWatcherWithWatchListSemantics wraps lw so that it answers, for
+// k8s.io/client-go/util/watchlist, whether client refuses WatchList
+// semantics (fake clientsets do). A Reflector built on the result then lists
+// instead of streaming when the client refuses.
 func ToListWatcherWithWatchListSemantics(lw *ListWatch, client any) ListerWatcher {
 	return &watchListAwareListWatch{
 		ListWatch:       lw,

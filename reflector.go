@@ -36,7 +36,9 @@ const reflectorMinWatchTimeout = 5 * time.Minute
 // streak of internal watch errors gets a fresh MaxInternalErrorRetryDuration.
 const reflectorInternalErrorQuietPeriod = time.Minute
 
-// Reflector watches a specified resource and causes all changes to be reflected in the given store.
+// Reflector mirrors one collection of the API server into a store: it
+// takes a snapshot (List or WatchList) and then applies the changes a watch
+// reports, retrying, backing off and relisting as the errors demand.
 //
 // Invariants: the store only ever receives objects of expectedType (when
 // set) and, for unstructured objects, of expectedGVK; a ListAndWatch call
@@ -92,31 +94,30 @@ type Reflector struct {
 	// then asks for the most recent state (RV "").
 	resourceVersionUnavailable bool
 
-	// WatchListPageSize is the requested chunk size of initial and resync watch lists.
-	// If unset, for consistent reads (RV="") or reads that opt-into arbitrarily old data
-	// (RV="0") it will default to pager.PageSize, for the rest (RV != "" && RV != "0")
-	// it will turn off pagination to allow serving them from watch cache.
-	// NOTE: It should be used carefully as paginated lists are always served directly from
-	// etcd, which is significantly less efficient and may lead to serious performance and
-	// scalability problems.
+	// WatchListPageSize is the page size of every List. Zero means 500 for
+	// lists at RV "" or "0" and no paging for a relist at an exact RV (which
+	// the watch cache can serve), unless the first list came back paged.
+	// Paged lists are served from etcd, so set it with care.
 	WatchListPageSize int64
-	// ShouldResync is invoked periodically and whenever it returns `true` the Store's Resync operation is invoked
+	// ShouldResync is asked every resync period whether to call the store's
+	// Resync; nil means always.
 	ShouldResync func() bool
-	// MaxInternalErrorRetryDuration defines how long we should retry internal errors returned by watch.
+	// MaxInternalErrorRetryDuration is how long a watch ending in internal
+	// errors is reopened in place before the Reflector relists; zero never.
 	MaxInternalErrorRetryDuration time.Duration
 }
 
-// ResourceVersionUpdater is an interface that allows store implementation to
-// track the current resource version of the reflector. This is especially
-// important if storage bookmarks are enabled.
+// ResourceVersionUpdater is an optional interface of a store that wants to
+// follow the Reflector's resource version as watch events (bookmarks
+// included) move it forward.
 type ResourceVersionUpdater interface {
-	// UpdateResourceVersion is called each time current resource version of the reflector
-	// is updated.
+	// UpdateResourceVersion receives every new resource version the
+	// Reflector records from a watch event.
 	UpdateResourceVersion(resourceVersion string)
 }
 
-// ReflectorBookmarkStore is an optional interface that allows a store to be
-// informed of bookmark events received by the reflector.
+// ReflectorBookmarkStore is an optional interface of a store that wants to
+// see the bookmark events of the watch.
 type ReflectorBookmarkStore interface {
 	Bookmark(resourceVersion string) error
 }
@@ -134,32 +135,18 @@ type transformedReplacer interface {
 	replaceTransformed(list []interface{}, resourceVersion string) error
 }
 
-// The WatchErrorHandler is called whenever ListAndWatch drops the
-// connection with an error. After calling this handler, the informer
-// will backoff and retry.
-//
-// The default implementation looks at the error type and tries to log
-// the error message at an appropriate level.
-//
-// Implementations of this handler may display the error message in other
-// ways. Implementations should return quickly - any expensive processing
-// should be offloaded.
+// WatchErrorHandler is told about every error a ListAndWatch round ends
+// with; the Reflector then waits its backoff delay and starts a new round.
+// It must return quickly (hand expensive work to another goroutine).
+// DefaultWatchErrorHandler only logs.
 type WatchErrorHandler func(r *Reflector, err error)
 
-// The WatchErrorHandler is called whenever ListAndWatch drops the
-// connection with an error. After calling this handler, the informer
-// will backoff and retry.
-//
-// The default implementation looks at the error type and tries to log
-// the error message at an appropriate level.
-//
-// Implementations of this handler may display the error message in other
-// ways. Implementations should return quickly - any expensive processing
-// should be offloaded.
+// WatchErrorHandlerWithContext is WatchErrorHandler with the context of the
+// round, for contextual logging. It must return quickly.
 type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
 
-// DefaultWatchErrorHandler is the default implementation of WatchErrorHandlerWithContext.
-// Expected endings of a watch (the resource version expired, the stream
+// DefaultWatchErrorHandler is the handler a Reflector starts with; it logs
+// err at a level that fits its kind. Expected endings of a watch (the resource version expired, the stream
 // ended) are logged at a debug verbosity; everything else is reported
 // through utilruntime.HandleErrorWithContext.
 func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
@@ -176,82 +163,84 @@ func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 	}
 }
 
-// VeryShortWatchError is returned when the watch result channel is closed
-// within one second, without having sent any events.
+// VeryShortWatchError reports a watch whose stream closed less than a
+// second after it opened without delivering a single event, which points at
+// a server or proxy problem.
 type VeryShortWatchError struct {
-	// Name of the Reflector
+	// Name is the name of the Reflector whose watch it was.
 	Name string
 }
 
-// Error implements the error interface
+// Error describes the short watch and names the Reflector.
 func (e *VeryShortWatchError) Error() string {
 	return "very short watch: " + e.Name + ": Unexpected watch close - watch lasted less than a second and no items received"
 }
 
-// ReflectorOptions configures a Reflector.
+// ReflectorOptions are the settings NewReflectorWithOptions accepts; the
+// zero value of each field picks its default.
 type ReflectorOptions struct {
-	// Logger, if not nil, is used instead of klog.Background() for logging.
-	// The name of the reflector gets added automatically.
+	// Logger replaces klog.Background() as the base logger; the Reflector's
+	// name is added to it.
 	Logger *klog.Logger
 
-	// Name is the Reflector's name. If unset/unspecified, the name defaults to the closest source_file.go:line
-	// in the call stack that is outside this package.
+	// Name identifies the Reflector in logs. Default: the file:line of the
+	// nearest caller outside this package.
 	Name string
 
-	// TypeDescription is the Reflector's type description. If unset/unspecified, the type description is defaulted
-	// using the following rules: if the expectedType passed to NewReflectorWithOptions was nil, the type description is
-	// "<unspecified>". If the expectedType is an instance of *unstructured.Unstructured and its apiVersion and kind fields
-	// are set, the type description is the string encoding of those. Otherwise, the type description is set to the
-	// go type of expectedType..
+	// TypeDescription names the expected type in logs. Default:
+	// "<unspecified>" for a nil expected type; "group/version, Kind=kind"
+	// for an *unstructured.Unstructured that names a kind or version; the
+	// Go type otherwise.
 	TypeDescription string
 
-	// ResyncPeriod is the Reflector's resync period. If unset/unspecified, the resync period defaults to 0
-	// (do not resync).
+	// ResyncPeriod is how often the store's Resync is considered. Default:
+	// 0, no resyncs.
 	ResyncPeriod time.Duration
 
-	// MinWatchTimeout, if non-zero, defines the minimum timeout for watch requests send to kube-apiserver.
-	// However, values lower than 5m will not be honored to avoid negative performance impact on controlplane.
+	// MinWatchTimeout is the least server-side timeout of a watch request;
+	// every watch draws its timeout from [MinWatchTimeout, 2*MinWatchTimeout).
+	// Values below the default of 5 minutes are raised to it, to spare the
+	// control plane.
 	MinWatchTimeout time.Duration
 
-	// Clock allows tests to control time. If unset defaults to clock.RealClock{}
+	// Clock drives the Reflector's timers and time measurements. Default:
+	// clock.RealClock{}.
 	Clock clock.Clock
 
-	// Backoff is an optional custom backoff configuration.
-	// If set, it will be used instead of the default exponential backoff.
-	// DelayWithReset(clock, resetDuration) will be called on it to create the delay function.
+	// Backoff replaces the default delay policy (800ms doubling to 30s,
+	// jitter 1.0); the Reflector calls DelayWithReset(clock, 2m) on it.
 	Backoff *wait.Backoff
 }
 
-// NewNamespaceKeyedIndexerAndReflector creates an Indexer and a Reflector
-// The indexer is configured to key on namespace
+// NewNamespaceKeyedIndexerAndReflector returns an Indexer keyed by
+// namespace/name with the namespace index, and a Reflector filling it from
+// lw. The Reflector is named after the caller's file:line.
 func NewNamespaceKeyedIndexerAndReflector(lw ListerWatcher, expectedType interface{}, resyncPeriod time.Duration) (indexer Indexer, reflector *Reflector) {
 	indexer = NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
 	reflector = NewReflectorWithOptions(lw, expectedType, indexer, ReflectorOptions{ResyncPeriod: resyncPeriod})
 	return indexer, reflector
 }
 
-// NewReflector creates a new Reflector with its name defaulted to the closest source_file.go:line in the call stack
-// that is outside this package. See NewReflectorWithOptions for further information.
+// NewReflector returns a Reflector named after the caller's file:line; see
+// NewReflectorWithOptions.
 func NewReflector(lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
 	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{ResyncPeriod: resyncPeriod})
 }
 
-// NewNamedReflector creates a new Reflector with the specified name. See NewReflectorWithOptions for further
-// information.
+// NewNamedReflector returns a Reflector with the given name; see
+// NewReflectorWithOptions.
 func NewNamedReflector(name string, lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
 	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
 }
 
-// NewReflectorWithOptions creates a new Reflector object which will keep the
-// given store up to date with the server's contents for the given
-// resource. Reflector promises to only put things in the store that
-// have the type of expectedType, unless expectedType is nil. If
-// resyncPeriod is non-zero, then the reflector will periodically
-// consult its ShouldResync function to determine whether to invoke
-// the Store's Resync operation; `ShouldResync==nil` means always
-// "yes".  This enables you to use reflectors to periodically process
-// everything as well as incrementally processing the things that
-// change.
+// NewReflectorWithOptions returns a Reflector that keeps store in step with
+// what lw lists and watches. Only objects of expectedType's Go type (and,
+// for an unstructured expected type naming a kind, of that kind) reach the
+// store; a nil expectedType accepts everything. With a ResyncPeriod the
+// Reflector asks ShouldResync (nil: yes) every period and then calls the
+// store's Resync. Whether the initial state is streamed (WatchList) is
+// decided here, from the WatchListClient feature gate and the client's
+// declared support.
 func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store ReflectorStore, options ReflectorOptions) *Reflector {
 	c := options.Clock
 	if c == nil {
@@ -308,30 +297,26 @@ func (r *Reflector) decideWatchList(lw ListerWatcher) bool {
 	return true
 }
 
-// Name returns the name of the reflector.
+// Name is the Reflector's name, as used in logs.
 func (r *Reflector) Name() string {
 	return r.name
 }
 
-// TypeDescription returns the description of the type the reflector expects.
+// TypeDescription is the description of the expected type, as used in logs.
 func (r *Reflector) TypeDescription() string {
 	return r.typeDescription
 }
 
-// Run repeatedly uses the reflector's ListAndWatch to fetch all the
-// objects and subsequent deltas.
-// Run will exit when stopCh is closed.
+// Run calls ListAndWatch round after round, with the backoff delay between
+// rounds, until stopCh is closed.
 //
 // Contextual logging: RunWithContext should be used instead of Run in code which supports contextual logging.
 func (r *Reflector) Run(stopCh <-chan struct{}) {
 	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.logger))
 }
 
-// RunWithContext repeatedly uses the reflector's ListAndWatch to fetch all the
-// objects and subsequent deltas.
-// Run will exit when the context is canceled.
-//
-// Every round that returns an error is passed to the watch error handler;
+// RunWithContext calls ListAndWatchWithContext round after round until ctx
+// is cancelled. Every round that returns an error is passed to the watch error handler;
 // the next round starts after the reflector's backoff delay, measured from
 // the end of the previous round.
 func (r *Reflector) RunWithContext(ctx context.Context) {
@@ -346,18 +331,18 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 	logger.V(3).Info("Stopping reflector", "type", r.typeDescription, "resyncPeriod", r.resyncPeriod, "reflector", r.name)
 }
 
-// ListAndWatch first lists all items and get the resource version at the moment of call,
-// and then use the resource version to watch.
-// It returns error if ListAndWatch didn't even try to initialize watch.
+// ListAndWatch is ListAndWatchWithContext ending when stopCh is closed.
 //
 // Contextual logging: ListAndWatchWithContext should be used instead of ListAndWatch in code which supports contextual logging.
 func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
 	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.logger))
 }
 
-// ListAndWatchWithContext first lists all items and get the resource version at the moment of call,
-// and then use the resource version to watch.
-// It returns error if ListAndWatchWithContext didn't even try to initialize watch.
+// ListAndWatchWithContext brings the store to a snapshot of the collection
+// and then applies the watch events from the snapshot's resource version on.
+// It returns an error when it could not get as far as watching (the List
+// failed, or the watch could not be opened); a watch that ends is handled
+// inside (see watchLoop) and ends the round with nil when a relist is due.
 //
 // With WatchList in use the initial state is streamed and the same watch
 // continues afterwards; if streaming fails for a reason other than stopping,
@@ -430,8 +415,9 @@ func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
 	}
 }
 
-// LastSyncResourceVersion is the resource version observed when last sync with the underlying store
-// The value returned is not synchronized with access to the underlying store and is not thread-safe
+// LastSyncResourceVersion is the resource version of the last snapshot or
+// watch event applied to the store. It is safe to call concurrently, but
+// the store may already be ahead of or behind the value returned.
 func (r *Reflector) LastSyncResourceVersion() string {
 	r.rvMu.RLock()
 	defer r.rvMu.RUnlock()

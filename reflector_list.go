@@ -69,11 +69,14 @@ func (r *Reflector) list(ctx context.Context) error {
 	}
 	r.setResourceVersionUnavailable(false)
 	r.metrics.observeList(r.clock.Since(start).Seconds(), len(state.items))
-	if err := r.replaceStore(state.items, state.resourceVersion, state.transformed); err != nil {
+	// The store takes ownership of the items; keep no reference to them.
+	items, listRV, transformed := state.items, state.resourceVersion, state.transformed
+	state = listedState{}
+	if err := r.replaceStore(items, listRV, transformed); err != nil {
 		return fmt.Errorf("unable to sync list result: %w", err)
 	}
 	initTrace.Step("SyncWith done")
-	r.setLastSyncResourceVersion(state.resourceVersion)
+	r.setLastSyncResourceVersion(listRV)
 	initTrace.Step("Resource version updated")
 	return nil
 }

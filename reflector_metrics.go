@@ -8,18 +8,20 @@ import (
 // monitoring system implements, the metric kinds it returns, and the
 // process-wide provider installed by SetReflectorMetricsProvider.
 
-// CounterMetric represents a single numerical value that only ever
-// goes up.
+// CounterMetric is a number that can only grow, one step at a time.
 type CounterMetric interface {
 	Inc()
 }
 
-// SummaryMetric captures individual observations.
+// SummaryMetric receives individual observations, e.g. durations.
 type SummaryMetric interface {
 	Observe(float64)
 }
 
-// MetricsProvider generates various metrics used by the reflector.
+// MetricsProvider makes the metrics of a Reflector, each named after it.
+// kcache Reflectors report to them: lists and watches made, their
+// durations and sizes, short watches, and the last synced resource version
+// (as a number, when it is one).
 type MetricsProvider interface {
 	NewListsMetric(name string) CounterMetric
 	NewListDurationMetric(name string) SummaryMetric

@@ -159,18 +159,24 @@ func (r *Reflector) checkSnapshotConsistency(ctx context.Context, snapshot *watc
 
 // watchListSnapshot is the temporary store a WatchList stream fills: the
 // latest object per key, in first-arrival order, transformed with the real
-// store's transform when that store can accept transformed items. It is
+// store's transform when that store has one. Objects live in fixed-size
+// chunks so that growing never copies; release flattens them once. It is
 // used by one goroutine at a time.
 type watchListSnapshot struct {
 	// transform, when set, is applied to every added or updated object.
 	transform TransformFunc
-	// slot maps a key to its position in objects.
+	// slot maps a key to its position (chunk*snapshotChunk + offset).
 	slot map[string]int
-	// objects holds the latest object per key; deleted keys leave nil.
-	objects []interface{}
-	// live counts the non-nil entries of objects.
+	// chunks hold the latest object per position; deleted keys leave nil.
+	chunks [][]interface{}
+	// next is the position the next new key gets.
+	next int
+	// live counts the non-nil positions.
 	live int
 }
+
+// snapshotChunk is the number of objects per chunk.
+const snapshotChunk = 8192
 
 // newWatchListSnapshot returns an empty snapshot applying transform (nil
 // for none).
@@ -201,16 +207,20 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 	if err != nil {
 		return KeyError{Obj: obj, Err: err}
 	}
-	if i, ok := s.slot[key]; ok {
-		if s.objects[i] == nil {
-			s.live++
+	pos, ok := s.slot[key]
+	if !ok {
+		pos = s.next
+		s.next++
+		s.slot[key] = pos
+		if pos%snapshotChunk == 0 {
+			s.chunks = append(s.chunks, make([]interface{}, snapshotChunk))
 		}
-		s.objects[i] = obj
-		return nil
 	}
-	s.slot[key] = len(s.objects)
-	s.objects = append(s.objects, obj)
-	s.live++
+	cell := &s.chunks[pos/snapshotChunk][pos%snapshotChunk]
+	if *cell == nil {
+		s.live++
+	}
+	*cell = obj
 	return nil
 }
 
@@ -220,8 +230,13 @@ func (s *watchListSnapshot) Delete(obj interface{}) error {
 	if err != nil {
 		return KeyError{Obj: obj, Err: err}
 	}
-	if i, ok := s.slot[key]; ok && s.objects[i] != nil {
-		s.objects[i] = nil
+	pos, ok := s.slot[key]
+	if !ok {
+		return nil
+	}
+	cell := &s.chunks[pos/snapshotChunk][pos%snapshotChunk]
+	if *cell != nil {
+		*cell = nil
 		s.live--
 	}
 	return nil
@@ -245,9 +260,11 @@ func (s *watchListSnapshot) len() int {
 // items returns the objects of the snapshot, in first-arrival order.
 func (s *watchListSnapshot) items() []interface{} {
 	out := make([]interface{}, 0, s.live)
-	for _, obj := range s.objects {
-		if obj != nil {
-			out = append(out, obj)
+	for _, chunk := range s.chunks {
+		for _, obj := range chunk {
+			if obj != nil {
+				out = append(out, obj)
+			}
 		}
 	}
 	return out
@@ -256,10 +273,7 @@ func (s *watchListSnapshot) items() []interface{} {
 // release returns the snapshot's objects and whether they were transformed,
 // and empties the snapshot so that the caller's list is the only reference.
 func (s *watchListSnapshot) release() ([]interface{}, bool) {
-	items := s.objects
-	if s.live != len(s.objects) {
-		items = s.items()
-	}
-	s.objects, s.slot, s.live = nil, nil, 0
+	items := s.items()
+	s.chunks, s.slot, s.next, s.live = nil, nil, 0, 0
 	return items, s.transform != nil
 }
