@@ -31,6 +31,8 @@ type informerScenario struct {
 	Name string `json:"name"`
 	// Modes restricts the queue modes the scenario runs in; empty means all.
 	Modes []string `json:"modes,omitempty"`
+	// Note explains a restriction of Modes.
+	Note string `json:"note,omitempty"`
 	// Resync is the informer's default resync period ("" = 0).
 	Resync string `json:"resync,omitempty"`
 	// Transform names a transform from informerTransforms, set before start.
