@@ -506,7 +506,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 	}
 	requested = s.adjustResyncPeriodLocked(logger, requested)
 
-	l := newProcessListener(logger, handler, requested, s.listenerResyncPeriod(logger, requested), s.clock.Now(), s.HasSyncedChecker(), s.HasSynced)
+	l := newProcessListener(logger, handler, requested, s.listenerResyncPeriodLocked(logger, requested), s.clock.Now(), s.HasSyncedChecker(), s.HasSynced)
 	l.backlog = pendingNotificationsGauge(s.metricsProvider, s.identifier, l.name)
 	if !s.started {
 		s.processor.addListener(l)
@@ -545,7 +545,7 @@ func (s *sharedIndexInformer) adjustResyncPeriodLocked(logger klog.Logger, reque
 
 // listenerResyncPeriod is determineResyncPeriod with the check period in
 // effect, warning when the informer does not resync at all.
-func (s *sharedIndexInformer) listenerResyncPeriod(logger klog.Logger, requested time.Duration) time.Duration {
+func (s *sharedIndexInformer) listenerResyncPeriodLocked(logger klog.Logger, requested time.Duration) time.Duration {
 	if requested != 0 && s.resyncCheckPeriod == 0 {
 		logger.Info("Warning: the specified resyncPeriod is invalid because this shared informer doesn't support resyncing", "desired", requested)
 	}

@@ -51,9 +51,12 @@ func (w *informerWorkload) events() int64 { return int64(len(w.list) + len(w.upd
 // informerBenchSource lists the workload and streams its updates on the
 // first watch; later watches stay silent.
 type informerBenchSource struct {
-	w       *informerWorkload
+	// w is the workload served.
+	w *informerWorkload
+	// watched is set by the first Watch, the one that streams.
 	watched atomic.Bool
-	stop    chan struct{}
+	// stop ends the streaming goroutine.
+	stop chan struct{}
 }
 
 func (s *informerBenchSource) List(metav1.ListOptions) (apiruntime.Object, error) {
@@ -84,9 +87,12 @@ func (s *informerBenchSource) Watch(metav1.ListOptions) (watch.Interface, error)
 // informerBenchWatch is a watch whose events a producer goroutine sends;
 // its channel is never closed, so the watch only ends by Stop.
 type informerBenchWatch struct {
-	ch      chan watch.Event
+	// ch carries the events.
+	ch chan watch.Event
+	// stopped is closed by Stop.
 	stopped chan struct{}
-	once    sync.Once
+	// once guards closing stopped.
+	once sync.Once
 }
 
 func (w *informerBenchWatch) Stop()                          { w.once.Do(func() { close(w.stopped) }) }
@@ -97,11 +103,16 @@ func (s *informerBenchSource) IsWatchListSemanticsUnSupported() bool { return tr
 // informerCountingHandler counts notifications and closes done when it has
 // seen target of them. When gate is set, every call first waits on it.
 type informerCountingHandler struct {
-	seen   atomic.Int64
+	// seen counts notifications.
+	seen atomic.Int64
+	// target is the count that closes done.
 	target int64
-	done   chan struct{}
-	once   sync.Once
-	gate   chan struct{}
+	// done is closed when seen reaches target.
+	done chan struct{}
+	// once guards closing done.
+	once sync.Once
+	// gate, when set, blocks every call until closed.
+	gate chan struct{}
 }
 
 func newInformerCountingHandler(target int64) *informerCountingHandler {

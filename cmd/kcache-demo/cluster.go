@@ -20,6 +20,7 @@ import (
 //
 // mu guards every field.
 type simulatedCluster struct {
+	// mu guards every field below.
 	mu sync.Mutex
 	// rv is the resource version of the last change.
 	rv uint64
@@ -41,7 +42,9 @@ type simulatedCluster struct {
 
 // recordedEvent is one history entry.
 type recordedEvent struct {
-	rv    uint64
+	// rv is the event's resource version.
+	rv uint64
+	// event is what a watcher receives.
 	event watch.Event
 }
 

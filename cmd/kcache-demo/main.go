@@ -27,13 +27,21 @@ import (
 
 // demoOptions are the command-line settings.
 type demoOptions struct {
-	duration    time.Duration
-	pods        int
-	churn       int
-	dropEvery   time.Duration
-	goneEvery   time.Duration
-	auditCost   time.Duration
-	kubeconfig  string
+	// duration bounds the run; zero runs until interrupted.
+	duration time.Duration
+	// pods is the simulated cluster's pod count.
+	pods int
+	// churn is the simulated changes per second.
+	churn int
+	// dropEvery is how often the simulated cluster drops every watch.
+	dropEvery time.Duration
+	// goneEvery is how often it compacts its history and sends 410 Gone.
+	goneEvery time.Duration
+	// auditCost is the slow handler's time per notification.
+	auditCost time.Duration
+	// kubeconfig, when set, selects a real cluster.
+	kubeconfig string
+	// verboseLogs keeps klog output on stderr.
 	verboseLogs bool
 }
 

@@ -11,11 +11,15 @@ import (
 // reporter prints one progress line per second and a summary at the end.
 // Only its loop goroutine touches its fields after construction.
 type reporter struct {
-	start    time.Time
+	// start is when the informer was started.
+	start time.Time
+	// informer is the informer reported on.
 	informer cache.SharedIndexInformer
 	// cluster is nil when watching a real cluster.
 	cluster *simulatedCluster
+	// metrics holds the per-handler backlog gauges.
 	metrics *backlogMetrics
+	// counter, web and audit are the three handlers.
 	counter *counterHandler
 	web     *webPodHandler
 	audit   *slowAuditHandler

@@ -12,6 +12,7 @@ import (
 //
 // mu guards pending and stopped.
 type simulatedWatcher struct {
+	// cluster is told when the watch stops.
 	cluster *simulatedCluster
 	// result is the channel ResultChan returns; closed when the watch ends.
 	result chan watch.Event
@@ -20,8 +21,11 @@ type simulatedWatcher struct {
 	// done is closed by Stop.
 	done chan struct{}
 
-	mu      sync.Mutex
+	// mu guards pending and stopped.
+	mu sync.Mutex
+	// pending are the events not yet forwarded, oldest first.
 	pending []watch.Event
+	// stopped is set by the first Stop.
 	stopped bool
 }
 
