@@ -143,9 +143,9 @@ func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFet
 
 // fetchResult carries the outcome of a fetch out of its goroutine.
 type fetchResult struct {
-	state  listedState
-	err    error
-	panicV interface{}
+	state  listedState // the listed snapshot, when err is nil
+	err    error       // why the fetch failed
+	panicV interface{} // what the fetch panicked with, re-raised by the caller
 }
 
 // fetchInBackground runs fetch in its own goroutine so that a cancelled ctx

@@ -106,11 +106,18 @@ func (r *Reflector) openWatch(ctx context.Context) (w watch.Interface, holdRV bo
 	if err == nil {
 		return w, options.ResourceVersion == "" || options.ResourceVersion == "0", false, nil
 	}
-	if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+	if isWaitableOpenError(err) {
 		klog.FromContext(ctx).V(2).Info("Watch failed, will retry after a delay", "reflector", r.label, "type", r.typeLabel, "err", err)
 		return nil, false, true, nil
 	}
 	return nil, false, false, err
+}
+
+// isWaitableOpenError reports whether a failure to open a watch is worth
+// waiting out and retrying without relisting: connection refused (the
+// server is restarting) or 429 (it asks clients to slow down).
+func isWaitableOpenError(err error) bool {
+	return utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err)
 }
 
 // propagateResourceVersion records rv as synced and tells the store, when it
@@ -166,7 +173,7 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, sink *
 			return err
 		case event, ok := <-w.ResultChan():
 			if !ok {
-				return r.closedStreamError(start, sink.events)
+				return r.closedStreamError(ctx, start, sink.events)
 			}
 			if event.Type == watch.Error {
 				return apierrors.FromObject(event.Object)
@@ -186,14 +193,14 @@ func isVeryShortWatch(err error) bool {
 	return errors.As(err, &short)
 }
 
-// closedStreamError is what a stream that closed after events applied
+// closedStreamError is what a stream that closed after applying events
 // events ends with: a *VeryShortWatchError when it lasted under a second
 // without any event, nil otherwise.
-func (r *Reflector) closedStreamError(start time.Time, events int) error {
+func (r *Reflector) closedStreamError(ctx context.Context, start time.Time, events int) error {
 	if events == 0 && r.clock.Since(start) < time.Second {
 		return &VeryShortWatchError{Name: r.label}
 	}
-	klog.Background().V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "totalItems", events)
+	klog.FromContext(ctx).V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "totalItems", events)
 	return nil
 }
 

@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/util/consistencydetector"
 	"k8s.io/klog/v2"
@@ -117,7 +116,7 @@ func (r *Reflector) watchListOptions() metav1.ListOptions {
 // else: fall back to List).
 func (r *Reflector) classifyWatchListOpenError(err error) (retryAfterDelay, giveUp bool) {
 	switch {
-	case utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err):
+	case isWaitableOpenError(err):
 		return true, false
 	case isResourceVersionUnavailable(err):
 		r.setResourceVersionUnavailable(true)
