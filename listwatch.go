@@ -3,12 +3,13 @@ package cache
 import (
 	"context"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-	restclient "k8s.io/client-go/rest"
 	"k8s.io/client-go/util/watchlist"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	restclient "k8s.io/client-go/rest"
 )
 
 // This file holds the source side of the Reflector: the interfaces a
@@ -16,71 +17,77 @@ import (
 // adapters that lift context-free implementations to the context-aware
 // interfaces, and the REST-client based constructors.
 
-// Lister fetches the complete current state of a collection.
-// Implementations should also implement ListerWithContext.
-type Lister interface {
-	// List returns a list object; the Reflector takes its items as the
-	// snapshot and its resource version as the point to watch from.
+// The source interfaces. A Reflector reads through ListerWatcherWithContext;
+// the context-free forms are lifted to it by ToListerWatcherWithContext.
+type (
+	// ListerWatcherWithContext is ListerWatcher with contexts.
+	ListerWatcherWithContext interface {
+		WatcherWithContext
+		ListerWithContext
+	}
+
+	// ListerWatcher can both list a collection and watch it: the source a
+	// Reflector reads. Implementations should also implement
+	// ListerWatcherWithContext.
+	ListerWatcher interface {
+		Watcher
+		Lister
+	}
+
+	// ListerWithContext is Lister with a context for cancellation and logging.
+	ListerWithContext interface {
+		// ListWithContext returns a list object; the Reflector takes its
+		// items as the snapshot and its resource version as the point to
+		// watch from.
+		ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+	}
+
+	// WatcherWithContext is Watcher with a context for cancellation and logging.
+	WatcherWithContext interface {
+		// WatchWithContext opens a stream starting at
+		// options.ResourceVersion. When it fails it cleans up after itself
+		// (stopping any watch it created), so the caller can drop the result.
+		WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+	}
+
+	// Lister fetches the complete current state of a collection.
+	// Implementations should also implement ListerWithContext.
+	Lister interface {
+		// List returns a list object; the Reflector takes its items as the
+		// snapshot and its resource version as the point to watch from.
+		//
+		// Deprecated: use ListerWithContext.ListWithContext instead.
+		List(options metav1.ListOptions) (runtime.Object, error)
+	}
+
+	// Watcher opens a stream of changes to a collection.
+	// Implementations should also implement WatcherWithContext.
+	Watcher interface {
+		// Watch opens a stream starting at options.ResourceVersion. When it
+		// fails it cleans up after itself (stopping any watch it created),
+		// so the caller can drop the result.
+		//
+		// Deprecated: use WatcherWithContext.WatchWithContext instead.
+		Watch(options metav1.ListOptions) (watch.Interface, error)
+	}
+)
+
+// The four function types a ListWatch is assembled from.
+type (
+	// ListWithContextFunc lists a collection.
+	ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+	// WatchFuncWithContext watches a collection.
+	WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+
+	// ListFunc lists a collection without a context.
 	//
-	// Deprecated: use ListerWithContext.ListWithContext instead.
-	List(options metav1.ListOptions) (runtime.Object, error)
-}
-
-// ListerWithContext is Lister with a context for cancellation and logging.
-type ListerWithContext interface {
-	// ListWithContext returns a list object; the Reflector takes its items
-	// as the snapshot and its resource version as the point to watch from.
-	ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
-}
-
-// Watcher opens a stream of changes to a collection.
-// Implementations should also implement WatcherWithContext.
-type Watcher interface {
-	// Watch opens a stream starting at options.ResourceVersion. When it
-	// fails it cleans up after itself (stopping any watch it created), so
-	// the caller can drop the result.
+	// Deprecated: use ListWithContextFunc instead.
+	ListFunc func(options metav1.ListOptions) (runtime.Object, error)
+	// WatchFunc watches a collection without a context.
 	//
-	// Deprecated: use WatcherWithContext.WatchWithContext instead.
-	Watch(options metav1.ListOptions) (watch.Interface, error)
-}
-
-// WatcherWithContext is Watcher with a context for cancellation and logging.
-type WatcherWithContext interface {
-	// WatchWithContext opens a stream starting at options.ResourceVersion.
-	// When it fails it cleans up after itself (stopping any watch it
-	// created), so the caller can drop the result.
-	WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
-}
-
-// ListerWatcher can both list a collection and watch it: the source a
-// Reflector reads. Implementations should also implement
-// ListerWatcherWithContext.
-type ListerWatcher interface {
-	Lister
-	Watcher
-}
-
-// ListerWatcherWithContext is ListerWatcher with contexts.
-type ListerWatcherWithContext interface {
-	ListerWithContext
-	WatcherWithContext
-}
-
-// ListFunc lists a collection without a context.
-//
-// Deprecated: use ListWithContextFunc instead.
-type ListFunc func(options metav1.ListOptions) (runtime.Object, error)
-
-// ListWithContextFunc lists a collection.
-type ListWithContextFunc func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
-
-// WatchFunc watches a collection without a context.
-//
-// Deprecated: use WatchFuncWithContext instead.
-type WatchFunc func(options metav1.ListOptions) (watch.Interface, error)
-
-// WatchFuncWithContext watches a collection.
-type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+	// Deprecated: use WatchFuncWithContext instead.
+	WatchFunc func(options metav1.ListOptions) (watch.Interface, error)
+)
 
 // ListWatch bundles list and watch functions into a ListerWatcher (and a
 // ListerWatcherWithContext), the usual source handed to NewReflector.
@@ -93,29 +100,104 @@ type WatchFuncWithContext func(ctx context.Context, options metav1.ListOptions) 
 // holds no state of its own and is as safe for concurrent use as its
 // functions.
 type ListWatch struct {
-	// ListFunc lists without a context.
-	//
-	// Deprecated: use ListWithContextFunc.
-	ListFunc ListFunc
-	// WatchFunc watches without a context.
-	//
-	// Deprecated: use WatchFuncWithContext.
-	WatchFunc WatchFunc
-
-	// ListWithContextFunc lists with the caller's context.
-	ListWithContextFunc ListWithContextFunc
-	// WatchFuncWithContext watches with the caller's context.
-	WatchFuncWithContext WatchFuncWithContext
-
-	// DisableChunking asks for lists without paging. The Reflector does not
-	// consult it; it is kept for API compatibility.
-	DisableChunking bool
+	ListFunc             ListFunc             // Deprecated: use ListWithContextFunc.
+	WatchFunc            WatchFunc            // Deprecated: use WatchFuncWithContext.
+	ListWithContextFunc  ListWithContextFunc  // lists with the caller's context
+	WatchFuncWithContext WatchFuncWithContext // watches with the caller's context
+	DisableChunking      bool                 // asks for unpaged lists; kept for compatibility, the Reflector ignores it
 }
 
-var (
-	_ ListerWatcher            = &ListWatch{}
-	_ ListerWatcherWithContext = &ListWatch{}
-)
+// List calls ListFunc, or ListWithContextFunc with a background context.
+//
+// Deprecated: use ListWatchWithContext.ListWithContext instead.
+func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
+	if lw.ListFunc == nil {
+		return lw.ListWithContextFunc(context.Background(), options)
+	}
+	return lw.ListFunc(options)
+}
+
+// ListWatch satisfies both source interfaces.
+var _ ListerWatcherWithContext = (*ListWatch)(nil)
+
+// ListWithContext calls ListWithContextFunc, or ListFunc without ctx.
+func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	if lw.ListWithContextFunc == nil {
+		return lw.ListFunc(options)
+	}
+	return lw.ListWithContextFunc(ctx, options)
+}
+
+// Watch calls WatchFunc, or WatchFuncWithContext with a background context.
+//
+// Deprecated: use ListWatchWithContext.WatchWithContext instead.
+func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	if lw.WatchFunc == nil {
+		return lw.WatchFuncWithContext(context.Background(), options)
+	}
+	return lw.WatchFunc(options)
+}
+
+// WatchWithContext calls WatchFuncWithContext, or WatchFunc without ctx.
+func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	if lw.WatchFuncWithContext == nil {
+		return lw.WatchFunc(options)
+	}
+	return lw.WatchFuncWithContext(ctx, options)
+}
+
+// ToListerWithContext returns l itself when it already implements
+// ListerWithContext, otherwise an adapter that drops the context.
+func ToListerWithContext(l Lister) ListerWithContext {
+	if withContext, ok := l.(ListerWithContext); ok {
+		return withContext
+	}
+	return listIgnoringContext(l.List)
+}
+
+// ToWatcherWithContext returns w itself when it already implements
+// WatcherWithContext, otherwise an adapter that drops the context.
+func ToWatcherWithContext(w Watcher) WatcherWithContext {
+	if withContext, ok := w.(WatcherWithContext); ok {
+		return withContext
+	}
+	return watchIgnoringContext(w.Watch)
+}
+
+// ToListerWatcherWithContext returns lw itself when it already implements
+// ListerWatcherWithContext, otherwise an adapter whose methods drop the
+// context and call the context-free ones.
+func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
+	if withContext, ok := lw.(ListerWatcherWithContext); ok {
+		return withContext
+	}
+	return listWatchIgnoringContext{listIgnoringContext(lw.List), watchIgnoringContext(lw.Watch)}
+}
+
+// listIgnoringContext is a context-free list method usable as a
+// ListerWithContext.
+type listIgnoringContext func(options metav1.ListOptions) (runtime.Object, error)
+
+// ListWithContext lists, ignoring the context.
+func (list listIgnoringContext) ListWithContext(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	return list(options)
+}
+
+// watchIgnoringContext is a context-free watch method usable as a
+// WatcherWithContext.
+type watchIgnoringContext func(options metav1.ListOptions) (watch.Interface, error)
+
+// WatchWithContext watches, ignoring the context.
+func (open watchIgnoringContext) WatchWithContext(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	return open(options)
+}
+
+// listWatchIgnoringContext pairs the two adapters into a
+// ListerWatcherWithContext.
+type listWatchIgnoringContext struct {
+	listIgnoringContext
+	watchIgnoringContext
+}
 
 // Getter is the part of a REST client that NewListWatchFromClient needs:
 // building GET requests.
@@ -186,101 +268,6 @@ func (s restResource) request(options metav1.ListOptions) *restclient.Request {
 		Namespace(s.namespace).
 		Resource(s.resource).
 		VersionedParams(&options, metav1.ParameterCodec)
-}
-
-// List calls ListFunc, or ListWithContextFunc with a background context.
-//
-// Deprecated: use ListWatchWithContext.ListWithContext instead.
-func (lw *ListWatch) List(options metav1.ListOptions) (runtime.Object, error) {
-	if lw.ListFunc == nil {
-		return lw.ListWithContextFunc(context.Background(), options)
-	}
-	return lw.ListFunc(options)
-}
-
-// ListWithContext calls ListWithContextFunc, or ListFunc without ctx.
-func (lw *ListWatch) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	if lw.ListWithContextFunc == nil {
-		return lw.ListFunc(options)
-	}
-	return lw.ListWithContextFunc(ctx, options)
-}
-
-// Watch calls WatchFunc, or WatchFuncWithContext with a background context.
-//
-// Deprecated: use ListWatchWithContext.WatchWithContext instead.
-func (lw *ListWatch) Watch(options metav1.ListOptions) (watch.Interface, error) {
-	if lw.WatchFunc == nil {
-		return lw.WatchFuncWithContext(context.Background(), options)
-	}
-	return lw.WatchFunc(options)
-}
-
-// WatchWithContext calls WatchFuncWithContext, or WatchFunc without ctx.
-func (lw *ListWatch) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	if lw.WatchFuncWithContext == nil {
-		return lw.WatchFunc(options)
-	}
-	return lw.WatchFuncWithContext(ctx, options)
-}
-
-// ToListerWithContext returns l itself when it already implements
-// ListerWithContext, otherwise an adapter that drops the context.
-func ToListerWithContext(l Lister) ListerWithContext {
-	if withContext, ok := l.(ListerWithContext); ok {
-		return withContext
-	}
-	return contextFreeLister{lister: l}
-}
-
-// ToWatcherWithContext returns w itself when it already implements
-// WatcherWithContext, otherwise an adapter that drops the context.
-func ToWatcherWithContext(w Watcher) WatcherWithContext {
-	if withContext, ok := w.(WatcherWithContext); ok {
-		return withContext
-	}
-	return contextFreeWatcher{watcher: w}
-}
-
-// ToListerWatcherWithContext returns lw itself when it already implements
-// ListerWatcherWithContext, otherwise an adapter whose methods drop the
-// context and call the context-free ones.
-func ToListerWatcherWithContext(lw ListerWatcher) ListerWatcherWithContext {
-	if withContext, ok := lw.(ListerWatcherWithContext); ok {
-		return withContext
-	}
-	return contextFreeListerWatcher{
-		contextFreeLister:  contextFreeLister{lister: lw},
-		contextFreeWatcher: contextFreeWatcher{watcher: lw},
-	}
-}
-
-// contextFreeLister adapts a Lister to ListerWithContext by ignoring the context.
-type contextFreeLister struct {
-	// lister receives every call.
-	lister Lister
-}
-
-// ListWithContext calls List, dropping ctx.
-func (a contextFreeLister) ListWithContext(_ context.Context, options metav1.ListOptions) (runtime.Object, error) {
-	return a.lister.List(options)
-}
-
-// contextFreeWatcher adapts a Watcher to WatcherWithContext by ignoring the context.
-type contextFreeWatcher struct {
-	// watcher receives every call.
-	watcher Watcher
-}
-
-// WatchWithContext calls Watch, dropping ctx.
-func (a contextFreeWatcher) WatchWithContext(_ context.Context, options metav1.ListOptions) (watch.Interface, error) {
-	return a.watcher.Watch(options)
-}
-
-// contextFreeListerWatcher adapts a ListerWatcher to ListerWatcherWithContext.
-type contextFreeListerWatcher struct {
-	contextFreeLister
-	contextFreeWatcher
 }
 
 // ToListWatcherWithWatchListSemantics wraps lw so that it answers, for

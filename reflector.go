@@ -40,59 +40,47 @@ const reflectorInternalErrorQuietPeriod = time.Minute
 // takes a snapshot (List or WatchList) and then applies the changes a watch
 // reports, retrying, backing off and relisting as the errors demand.
 //
-// Invariants: the store only ever receives objects of expectedType (when
-// set) and, for unstructured objects, of expectedGVK; a ListAndWatch call
-// first brings the store to a complete snapshot with exactly one Replace and
-// then applies watch events in the order the server sent them. Only one
-// ListAndWatch may run at a time.
+// Invariants: the store only ever receives objects of the expected Go type
+// (when set) and, for unstructured objects, of the expected kind; a
+// ListAndWatch call first brings the store to a complete snapshot with
+// exactly one Replace and then applies watch events in the order the server
+// sent them. Only one ListAndWatch may run at a time.
 //
-// rvMu guards lastSyncResourceVersion and resourceVersionUnavailable; every
-// other unexported field is set at construction (watchErrorHandler may also
-// be set by the informer before Run) or touched only by the goroutine running
-// ListAndWatch (pagedFirstList).
+// rvMu guards syncedRV and rvUnavailable. pagedFirstList is touched only by
+// the goroutine running ListAndWatch. watchErrorHandler may be replaced by
+// the informer before Run. Every other unexported field is fixed at
+// construction.
 type Reflector struct {
-	// name identifies the reflector in logs; defaults to the caller's file:line.
-	name string
-	// typeDescription names the expected type in logs and errors.
-	typeDescription string
-	// expectedType is the Go type every stored object must have; nil accepts any.
-	expectedType reflect.Type
-	// expectedGVK is the kind an unstructured object must have; nil accepts any.
-	expectedGVK *schema.GroupVersionKind
-	// store receives the snapshot and the watch events.
-	store ReflectorStore
-	// listerWatcher is the source of lists and watches.
-	listerWatcher ListerWatcherWithContext
-	// logger is the base logger used by Run and ListAndWatch without a context.
-	logger klog.Logger
-	// resyncPeriod is how often store.Resync is considered; 0 disables resyncs.
-	resyncPeriod time.Duration
-	// delay yields the wait before the next attempt after a failure.
-	delay wait.DelayFunc
-	// minWatchTimeout and maxWatchTimeout bound the server-side watch timeout.
-	minWatchTimeout time.Duration
-	maxWatchTimeout time.Duration
-	// clock measures watch durations and drives waits and resync timers.
-	clock clock.Clock
-	// metrics receives list and watch observations.
-	metrics *reflectorMetrics
-	// useWatchList is true when the initial state is streamed (WatchListClient
-	// gate on and the client supports it).
-	useWatchList bool
-	// watchErrorHandler is told about every error ListAndWatch returns.
-	watchErrorHandler WatchErrorHandlerWithContext
-	// pagedFirstList records that the first list (RV "0") came back in pages,
-	// which keeps paging on for later relists at an exact resource version.
+	source ListerWatcherWithContext // where lists and watches come from
+	sink   ReflectorStore           // receives the snapshot and the watch events
+
+	label      string                   // the name, for logs; defaults to the caller's file:line
+	typeLabel  string                   // the expected type, for logs and errors
+	objectType reflect.Type             // the Go type stored objects must have; nil accepts any
+	objectKind *schema.GroupVersionKind // the kind unstructured objects must have; nil accepts any
+
+	clock           clock.Clock    // drives waits and resync timers, measures watches
+	delay           wait.DelayFunc // the wait before the next attempt after a failure
+	resyncEvery     time.Duration  // how often store.Resync is considered; 0 never
+	watchTimeoutMin time.Duration  // the least server-side watch timeout
+	watchTimeoutMax time.Duration  // the greatest server-side watch timeout
+
+	baseLogger         klog.Logger                  // used by Run and ListAndWatch without a context
+	metrics            *reflectorMetrics            // receives list and watch observations
+	watchErrorHandler  WatchErrorHandlerWithContext // told about every error a round returns
+	streamInitialState bool                         // WatchList in use (gate on, client supports it)
+
+	// pagedFirstList records that the first list (RV "0") came back in
+	// pages, which keeps paging on for later relists at an exact RV.
 	pagedFirstList bool
 
-	// rvMu guards the two fields below.
-	rvMu sync.RWMutex
-	// lastSyncResourceVersion is the resource version the store is synced to.
-	lastSyncResourceVersion string
-	// resourceVersionUnavailable is true after the server said the last
-	// resource version is too old (410) or too new; the next list or WatchList
-	// then asks for the most recent state (RV "").
-	resourceVersionUnavailable bool
+	rvMu sync.RWMutex // guards syncedRV and rvUnavailable
+	// syncedRV is the resource version the store is synced to.
+	syncedRV string
+	// rvUnavailable is set after the server called the last resource
+	// version too old (410) or too new; the next List or WatchList then asks
+	// for the most recent state (RV "").
+	rvUnavailable bool
 
 	// WatchListPageSize is the page size of every List. Zero means 500 for
 	// lists at RV "" or "0" and no paging for a relist at an exact RV (which
@@ -153,13 +141,13 @@ func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 	logger := klog.FromContext(ctx)
 	switch {
 	case isExpiredError(err):
-		logger.V(4).Info("Watch ended because the resource version expired", "reflector", r.name, "type", r.typeDescription, "err", err)
+		logger.V(4).Info("Watch ended because the resource version expired", "reflector", r.label, "type", r.typeLabel, "err", err)
 	case errors.Is(err, io.EOF):
-		logger.V(4).Info("Watch ended with EOF", "reflector", r.name, "type", r.typeDescription)
+		logger.V(4).Info("Watch ended with EOF", "reflector", r.label, "type", r.typeLabel)
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		logger.V(1).Info("Watch ended with an unexpected EOF", "reflector", r.name, "type", r.typeDescription, "err", err)
+		logger.V(1).Info("Watch ended with an unexpected EOF", "reflector", r.label, "type", r.typeLabel, "err", err)
 	default:
-		utilruntime.HandleErrorWithContext(ctx, err, "Failed to watch", "reflector", r.name, "type", r.typeDescription)
+		utilruntime.HandleErrorWithContext(ctx, err, "Failed to watch", "reflector", r.label, "type", r.typeLabel)
 	}
 }
 
@@ -179,36 +167,23 @@ func (e *VeryShortWatchError) Error() string {
 // ReflectorOptions are the settings NewReflectorWithOptions accepts; the
 // zero value of each field picks its default.
 type ReflectorOptions struct {
-	// Logger replaces klog.Background() as the base logger; the Reflector's
-	// name is added to it.
+	// Logger replaces klog.Background() as the base logger (the name is added).
 	Logger *klog.Logger
-
-	// Name identifies the Reflector in logs. Default: the file:line of the
-	// nearest caller outside this package.
-	Name string
-
-	// TypeDescription names the expected type in logs. Default:
-	// "<unspecified>" for a nil expected type; "group/version, Kind=kind"
-	// for an *unstructured.Unstructured that names a kind or version; the
-	// Go type otherwise.
-	TypeDescription string
-
-	// ResyncPeriod is how often the store's Resync is considered. Default:
-	// 0, no resyncs.
-	ResyncPeriod time.Duration
-
-	// MinWatchTimeout is the least server-side timeout of a watch request;
-	// every watch draws its timeout from [MinWatchTimeout, 2*MinWatchTimeout).
-	// Values below the default of 5 minutes are raised to it, to spare the
-	// control plane.
-	MinWatchTimeout time.Duration
-
-	// Clock drives the Reflector's timers and time measurements. Default:
-	// clock.RealClock{}.
+	// Name identifies the Reflector in logs; default: the nearest caller's
+	// file:line outside this package. TypeDescription names the expected
+	// type in logs; default: "<unspecified>" for nil, "group/version,
+	// Kind=kind" for an *unstructured.Unstructured naming a kind or version,
+	// else the Go type.
+	Name, TypeDescription string
+	// ResyncPeriod is how often the store's Resync is considered (0: never).
+	// MinWatchTimeout is the least server-side watch timeout; each watch
+	// draws from [MinWatchTimeout, 2*MinWatchTimeout). Values under the
+	// 5-minute default are raised to it, to spare the control plane.
+	ResyncPeriod, MinWatchTimeout time.Duration
+	// Clock drives timers and time measurements; default clock.RealClock{}.
 	Clock clock.Clock
-
 	// Backoff replaces the default delay policy (800ms doubling to 30s,
-	// jitter 1.0); the Reflector calls DelayWithReset(clock, 2m) on it.
+	// jitter 1.0); DelayWithReset(clock, 2m) is called on it.
 	Backoff *wait.Backoff
 }
 
@@ -224,13 +199,16 @@ func NewNamespaceKeyedIndexerAndReflector(lw ListerWatcher, expectedType interfa
 // NewReflector returns a Reflector named after the caller's file:line; see
 // NewReflectorWithOptions.
 func NewReflector(lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
-	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{ResyncPeriod: resyncPeriod})
+	// An empty name makes NewReflectorWithOptions name it after the caller.
+	return NewNamedReflector("", lw, expectedType, store, resyncPeriod)
 }
 
 // NewNamedReflector returns a Reflector with the given name; see
 // NewReflectorWithOptions.
 func NewNamedReflector(name string, lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
-	return NewReflectorWithOptions(lw, expectedType, store, ReflectorOptions{Name: name, ResyncPeriod: resyncPeriod})
+	var options ReflectorOptions
+	options.Name, options.ResyncPeriod = name, resyncPeriod
+	return NewReflectorWithOptions(lw, expectedType, store, options)
 }
 
 // NewReflectorWithOptions returns a Reflector that keeps store in step with
@@ -252,25 +230,25 @@ func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store R
 	}
 	minTimeout := max(options.MinWatchTimeout, reflectorMinWatchTimeout)
 	r := &Reflector{
-		name:              name,
-		typeDescription:   options.TypeDescription,
-		expectedType:      reflect.TypeOf(expectedType),
-		expectedGVK:       expectedGVKOf(expectedType),
-		store:             store,
-		listerWatcher:     ToListerWatcherWithContext(lw),
-		logger:            reflectorLogger(options.Logger, name),
-		resyncPeriod:      options.ResyncPeriod,
+		label:             name,
+		typeLabel:         options.TypeDescription,
+		objectType:        reflect.TypeOf(expectedType),
+		objectKind:        expectedGVKOf(expectedType),
+		sink:              store,
+		source:            ToListerWatcherWithContext(lw),
+		baseLogger:        reflectorLogger(options.Logger, name),
+		resyncEvery:       options.ResyncPeriod,
 		delay:             newReflectorDelay(options.Backoff, c),
-		minWatchTimeout:   minTimeout,
-		maxWatchTimeout:   2 * minTimeout,
+		watchTimeoutMin:   minTimeout,
+		watchTimeoutMax:   2 * minTimeout,
 		clock:             c,
 		metrics:           newReflectorMetrics(name),
 		watchErrorHandler: DefaultWatchErrorHandler,
 	}
-	if r.typeDescription == "" {
-		r.typeDescription = typeDescriptionOf(expectedType)
+	if r.typeLabel == "" {
+		r.typeLabel = typeDescriptionOf(expectedType)
 	}
-	r.useWatchList = r.decideWatchList(lw)
+	r.streamInitialState = r.decideWatchList(lw)
 	return r
 }
 
@@ -291,7 +269,7 @@ func (r *Reflector) decideWatchList(lw ListerWatcher) bool {
 		return false
 	}
 	if watchlist.DoesClientNotSupportWatchListSemantics(lw) {
-		r.logger.V(2).Info("The client does not support WatchList semantics; using List instead", "feature", clientfeatures.WatchListClient)
+		r.baseLogger.V(2).Info("The client does not support WatchList semantics; using List instead", "feature", clientfeatures.WatchListClient)
 		return false
 	}
 	return true
@@ -299,12 +277,12 @@ func (r *Reflector) decideWatchList(lw ListerWatcher) bool {
 
 // Name is the Reflector's name, as used in logs.
 func (r *Reflector) Name() string {
-	return r.name
+	return r.label
 }
 
 // TypeDescription is the description of the expected type, as used in logs.
 func (r *Reflector) TypeDescription() string {
-	return r.typeDescription
+	return r.typeLabel
 }
 
 // Run calls ListAndWatch round after round, with the backoff delay between
@@ -312,7 +290,7 @@ func (r *Reflector) TypeDescription() string {
 //
 // Contextual logging: RunWithContext should be used instead of Run in code which supports contextual logging.
 func (r *Reflector) Run(stopCh <-chan struct{}) {
-	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.logger))
+	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
 }
 
 // RunWithContext calls ListAndWatchWithContext round after round until ctx
@@ -321,21 +299,21 @@ func (r *Reflector) Run(stopCh <-chan struct{}) {
 // the end of the previous round.
 func (r *Reflector) RunWithContext(ctx context.Context) {
 	logger := klog.FromContext(ctx)
-	logger.V(3).Info("Starting reflector", "type", r.typeDescription, "resyncPeriod", r.resyncPeriod, "reflector", r.name)
+	logger.V(3).Info("Starting reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
 	_ = r.delay.Until(ctx, true, true, func(ctx context.Context) (bool, error) {
 		if err := r.ListAndWatchWithContext(ctx); err != nil {
 			r.watchErrorHandler(ctx, r, err)
 		}
 		return false, nil
 	})
-	logger.V(3).Info("Stopping reflector", "type", r.typeDescription, "resyncPeriod", r.resyncPeriod, "reflector", r.name)
+	logger.V(3).Info("Stopping reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
 }
 
 // ListAndWatch is ListAndWatchWithContext ending when stopCh is closed.
 //
 // Contextual logging: ListAndWatchWithContext should be used instead of ListAndWatch in code which supports contextual logging.
 func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
-	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.logger))
+	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
 }
 
 // ListAndWatchWithContext brings the store to a snapshot of the collection
@@ -349,13 +327,13 @@ func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
 // a regular List is made instead. It returns nil when ctx is cancelled.
 func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 	logger := klog.FromContext(ctx)
-	logger.V(3).Info("Listing and watching", "type", r.typeDescription, "reflector", r.name)
+	logger.V(3).Info("Listing and watching", "type", r.typeLabel, "reflector", r.label)
 	var w watch.Interface
-	if r.useWatchList {
+	if r.streamInitialState {
 		var err error
 		w, err = r.watchList(ctx)
 		if err != nil {
-			logger.V(4).Info("WatchList failed, falling back to a regular list", "reflector", r.name, "err", err)
+			logger.V(4).Info("WatchList failed, falling back to a regular list", "reflector", r.label, "err", err)
 		} else if w == nil {
 			return nil // stopped while streaming
 		}
@@ -368,7 +346,7 @@ func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 			return nil
 		}
 	}
-	logger.V(2).Info("Caches populated", "type", r.typeDescription, "reflector", r.name)
+	logger.V(2).Info("Caches populated", "type", r.typeLabel, "reflector", r.label)
 	return r.watchWithResync(ctx, w)
 }
 
@@ -393,12 +371,12 @@ func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) erro
 // (nil means always) agrees, until ctx is done. A Resync error is sent on
 // errs, which ends the current watch, and stops the timer.
 func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
-	if r.resyncPeriod == 0 {
+	if r.resyncEvery == 0 {
 		<-ctx.Done()
 		return
 	}
 	for {
-		timer := r.clock.NewTimer(r.resyncPeriod)
+		timer := r.clock.NewTimer(r.resyncEvery)
 		select {
 		case <-ctx.Done():
 			timer.Stop()
@@ -406,8 +384,8 @@ func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
 		case <-timer.C():
 		}
 		if r.ShouldResync == nil || r.ShouldResync() {
-			klog.FromContext(ctx).V(4).Info("Forcing resync", "reflector", r.name)
-			if err := r.store.Resync(); err != nil {
+			klog.FromContext(ctx).V(4).Info("Forcing resync", "reflector", r.label)
+			if err := r.sink.Resync(); err != nil {
 				errs <- err
 				return
 			}
@@ -421,13 +399,13 @@ func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
 func (r *Reflector) LastSyncResourceVersion() string {
 	r.rvMu.RLock()
 	defer r.rvMu.RUnlock()
-	return r.lastSyncResourceVersion
+	return r.syncedRV
 }
 
 // setLastSyncResourceVersion records rv as the version the store is synced to.
 func (r *Reflector) setLastSyncResourceVersion(rv string) {
 	r.rvMu.Lock()
-	r.lastSyncResourceVersion = rv
+	r.syncedRV = rv
 	r.rvMu.Unlock()
 	r.metrics.observeResourceVersion(rv)
 }
@@ -437,7 +415,7 @@ func (r *Reflector) setLastSyncResourceVersion(rv string) {
 func (r *Reflector) setResourceVersionUnavailable(unavailable bool) {
 	r.rvMu.Lock()
 	defer r.rvMu.Unlock()
-	r.resourceVersionUnavailable = unavailable
+	r.rvUnavailable = unavailable
 }
 
 // relistResourceVersion is the resource version a List asks for: "0" (any
@@ -447,12 +425,12 @@ func (r *Reflector) relistResourceVersion() string {
 	r.rvMu.RLock()
 	defer r.rvMu.RUnlock()
 	switch {
-	case r.resourceVersionUnavailable:
+	case r.rvUnavailable:
 		return ""
-	case r.lastSyncResourceVersion == "":
+	case r.syncedRV == "":
 		return "0"
 	default:
-		return r.lastSyncResourceVersion
+		return r.syncedRV
 	}
 }
 
@@ -462,17 +440,17 @@ func (r *Reflector) relistResourceVersion() string {
 func (r *Reflector) rewatchResourceVersion() string {
 	r.rvMu.RLock()
 	defer r.rvMu.RUnlock()
-	if r.resourceVersionUnavailable {
+	if r.rvUnavailable {
 		return ""
 	}
-	return r.lastSyncResourceVersion
+	return r.syncedRV
 }
 
 // watchTimeoutSeconds draws the server-side timeout of one watch request
 // from [minWatchTimeout, maxWatchTimeout).
 func (r *Reflector) watchTimeoutSeconds() *int64 {
-	span := r.maxWatchTimeout - r.minWatchTimeout
-	timeout := r.minWatchTimeout + time.Duration(rand.Int64N(int64(span)+1))
+	span := r.watchTimeoutMax - r.watchTimeoutMin
+	timeout := r.watchTimeoutMin + time.Duration(rand.Int64N(int64(span)+1))
 	seconds := int64(timeout.Seconds())
 	return &seconds
 }

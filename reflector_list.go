@@ -44,7 +44,7 @@ type listedState struct {
 // without touching the store when ctx is cancelled while listing.
 func (r *Reflector) list(ctx context.Context) error {
 	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
-	initTrace := trace.New("Reflector ListAndWatch", trace.Field{Key: "name", Value: r.name})
+	initTrace := trace.New("Reflector ListAndWatch", trace.Field{Key: "name", Value: r.label})
 	defer initTrace.LogIfLong(10 * time.Second)
 	start := r.clock.Now()
 
@@ -61,7 +61,7 @@ func (r *Reflector) list(ctx context.Context) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("failed to list %v: %w", r.typeDescription, err)
+		return fmt.Errorf("failed to list %v: %w", r.typeLabel, err)
 	}
 	initTrace.Step("Objects listed", trace.Field{Key: "error", Value: err})
 	if options.ResourceVersion == "0" && state.paginated {
@@ -103,16 +103,16 @@ func (r *Reflector) pageSizeFor(resourceVersion string) int64 {
 // stores implementing it), through Replace otherwise.
 func (r *Reflector) replaceStore(items []interface{}, resourceVersion string, transformed bool) error {
 	if transformed {
-		return r.store.(transformedReplacer).replaceTransformed(items, resourceVersion)
+		return r.sink.(transformedReplacer).replaceTransformed(items, resourceVersion)
 	}
-	return r.store.Replace(items, resourceVersion)
+	return r.sink.Replace(items, resourceVersion)
 }
 
 // storeTransformer returns the transform the Reflector may apply itself, and
 // only when the store accepts already-transformed items (transformedReplacer)
 // and has a transform; nil otherwise.
 func (r *Reflector) storeTransformer() TransformFunc {
-	replacer, ok := r.store.(transformedReplacer)
+	replacer, ok := r.sink.(transformedReplacer)
 	if !ok {
 		return nil
 	}
@@ -134,7 +134,7 @@ type pageFetcher struct {
 func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFetcher {
 	return &pageFetcher{
 		list: func(options metav1.ListOptions) (runtime.Object, error) {
-			return r.listerWatcher.ListWithContext(ctx, options)
+			return r.source.ListWithContext(ctx, options)
 		},
 		pageSize:  pageSize,
 		transform: r.storeTransformer(),
@@ -143,9 +143,9 @@ func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFet
 
 // fetchResult carries the outcome of a fetch out of its goroutine.
 type fetchResult struct {
-	state  listedState
-	err    error
-	panicV interface{}
+	state  listedState // the listed snapshot, when err is nil
+	err    error       // why the fetch failed
+	panicV interface{} // what the fetch panicked with, re-raised by the caller
 }
 
 // fetchInBackground runs fetch in its own goroutine so that a cancelled ctx

@@ -23,16 +23,22 @@ type SummaryMetric interface {
 // durations and sizes, short watches, and the last synced resource version
 // (as a number, when it is one).
 type MetricsProvider interface {
-	NewListsMetric(name string) CounterMetric
-	NewListDurationMetric(name string) SummaryMetric
-	NewItemsInListMetric(name string) SummaryMetric
-
-	NewWatchesMetric(name string) CounterMetric
-	NewShortWatchesMetric(name string) CounterMetric
-	NewWatchDurationMetric(name string) SummaryMetric
-	NewItemsInWatchMetric(name string) SummaryMetric
-
+	// NewLastResourceVersionMetric shows the last synced resource version.
 	NewLastResourceVersionMetric(name string) GaugeMetric
+	// NewListsMetric counts completed lists.
+	NewListsMetric(name string) CounterMetric
+	// NewWatchesMetric counts consumed watch streams.
+	NewWatchesMetric(name string) CounterMetric
+	// NewShortWatchesMetric counts very short watches.
+	NewShortWatchesMetric(name string) CounterMetric
+	// NewListDurationMetric observes list durations in seconds.
+	NewListDurationMetric(name string) SummaryMetric
+	// NewWatchDurationMetric observes watch durations in seconds.
+	NewWatchDurationMetric(name string) SummaryMetric
+	// NewItemsInListMetric observes the number of objects per list.
+	NewItemsInListMetric(name string) SummaryMetric
+	// NewItemsInWatchMetric observes the number of events per watch.
+	NewItemsInWatchMetric(name string) SummaryMetric
 }
 
 // reflectorMetricsDefault holds the provider installed by

@@ -224,8 +224,8 @@ func TestReflectorDescribesItsExpectedType(t *testing.T) {
 			if got := r.TypeDescription(); got != tc.want {
 				t.Errorf("TypeDescription() = %q, want %q", got, tc.want)
 			}
-			if (r.expectedGVK != nil) != tc.wantGVK {
-				t.Errorf("expected GVK = %v, want set: %v", r.expectedGVK, tc.wantGVK)
+			if (r.objectKind != nil) != tc.wantGVK {
+				t.Errorf("expected GVK = %v, want set: %v", r.objectKind, tc.wantGVK)
 			}
 		})
 	}
@@ -472,7 +472,7 @@ func TestReflectorReportsListsWatchesAndResourceVersionsToItsMetrics(t *testing.
 	sc := scenarioByName(t, "021_very_short_watch_relists")
 	build := func(s reflectortest.Setup) reflectortest.Reflector {
 		r := buildReflector(false, nil)(s).(*Reflector)
-		r.metrics = newReflectorMetricsFrom(provider, r.name)
+		r.metrics = newReflectorMetricsFrom(provider, r.label)
 		return r
 	}
 	reflectortest.Play(sc, false, build)

@@ -63,7 +63,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface, resyncErrs
 				continue
 			}
 		}
-		sink := eventSink{store: r.store, setRV: r.propagateResourceVersion, holdRV: holdRV}
+		sink := eventSink{store: r.sink, setRV: r.propagateResourceVersion, holdRV: holdRV}
 		err := r.consumeEvents(ctx, w, &sink, resyncErrs)
 		w = nil
 		internalErrors.After(err)
@@ -75,18 +75,18 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface, resyncErrs
 		}
 		switch {
 		case isExpiredError(err):
-			logger.V(4).Info("Watch closed because the resource version expired", "reflector", r.name, "type", r.typeDescription, "err", err)
+			logger.V(4).Info("Watch closed because the resource version expired", "reflector", r.label, "type", r.typeLabel, "err", err)
 		case apierrors.IsTooManyRequests(err):
-			logger.V(2).Info("Watch was throttled, backing off", "reflector", r.name, "type", r.typeDescription)
+			logger.V(2).Info("Watch was throttled, backing off", "reflector", r.label, "type", r.typeLabel)
 			if !r.waitDelay(ctx) {
 				return nil
 			}
 			continue
 		case apierrors.IsInternalError(err) && internalErrors.ShouldRetry():
-			logger.V(2).Info("Watch ended with an internal error, retrying", "reflector", r.name, "type", r.typeDescription, "err", err)
+			logger.V(2).Info("Watch ended with an internal error, retrying", "reflector", r.label, "type", r.typeLabel, "err", err)
 			continue
 		default:
-			logger.Info("Warning: watch ended with an error", "reflector", r.name, "type", r.typeDescription, "err", err)
+			logger.Info("Warning: watch ended with an error", "reflector", r.label, "type", r.typeLabel, "err", err)
 		}
 		return nil
 	}
@@ -102,22 +102,29 @@ func (r *Reflector) openWatch(ctx context.Context) (w watch.Interface, holdRV bo
 		TimeoutSeconds:      r.watchTimeoutSeconds(),
 		AllowWatchBookmarks: true,
 	}
-	w, err = r.listerWatcher.WatchWithContext(ctx, options)
+	w, err = r.source.WatchWithContext(ctx, options)
 	if err == nil {
 		return w, options.ResourceVersion == "" || options.ResourceVersion == "0", false, nil
 	}
-	if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
-		klog.FromContext(ctx).V(2).Info("Watch failed, will retry after a delay", "reflector", r.name, "type", r.typeDescription, "err", err)
+	if isWaitableOpenError(err) {
+		klog.FromContext(ctx).V(2).Info("Watch failed, will retry after a delay", "reflector", r.label, "type", r.typeLabel, "err", err)
 		return nil, false, true, nil
 	}
 	return nil, false, false, err
+}
+
+// isWaitableOpenError reports whether a failure to open a watch is worth
+// waiting out and retrying without relisting: connection refused (the
+// server is restarting) or 429 (it asks clients to slow down).
+func isWaitableOpenError(err error) bool {
+	return utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err)
 }
 
 // propagateResourceVersion records rv as synced and tells the store, when it
 // tracks resource versions.
 func (r *Reflector) propagateResourceVersion(rv string) {
 	r.setLastSyncResourceVersion(rv)
-	if updater, ok := r.store.(ResourceVersionUpdater); ok {
+	if updater, ok := r.sink.(ResourceVersionUpdater); ok {
 		updater.UpdateResourceVersion(rv)
 	}
 }
@@ -166,7 +173,7 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, sink *
 			return err
 		case event, ok := <-w.ResultChan():
 			if !ok {
-				return r.closedStreamError(start, sink.events)
+				return r.closedStreamError(ctx, start, sink.events)
 			}
 			if event.Type == watch.Error {
 				return apierrors.FromObject(event.Object)
@@ -186,14 +193,14 @@ func isVeryShortWatch(err error) bool {
 	return errors.As(err, &short)
 }
 
-// closedStreamError is what a stream that closed after events applied
+// closedStreamError is what a stream that closed after applying events
 // events ends with: a *VeryShortWatchError when it lasted under a second
 // without any event, nil otherwise.
-func (r *Reflector) closedStreamError(start time.Time, events int) error {
+func (r *Reflector) closedStreamError(ctx context.Context, start time.Time, events int) error {
 	if events == 0 && r.clock.Since(start) < time.Second {
-		return &VeryShortWatchError{Name: r.name}
+		return &VeryShortWatchError{Name: r.label}
 	}
-	klog.Background().V(4).Info("Watch closed", "reflector", r.name, "type", r.typeDescription, "totalItems", events)
+	klog.FromContext(ctx).V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "totalItems", events)
 	return nil
 }
 
@@ -207,7 +214,7 @@ func (r *Reflector) applyEvent(ctx context.Context, event watch.Event, sink *eve
 	}
 	accessor, err := meta.Accessor(event.Object)
 	if err != nil {
-		utilruntime.HandleErrorWithContext(ctx, err, "Unable to understand watch event", "reflector", r.name, "event", event)
+		utilruntime.HandleErrorWithContext(ctx, err, "Unable to understand watch event", "reflector", r.label, "event", event)
 		return
 	}
 	rv := accessor.GetResourceVersion()
@@ -221,7 +228,7 @@ func (r *Reflector) applyEvent(ctx context.Context, event watch.Event, sink *eve
 	case watch.Bookmark:
 		r.applyBookmark(ctx, sink, accessor, rv)
 	default:
-		utilruntime.HandleErrorWithContext(ctx, fmt.Errorf("unknown watch event type %q", event.Type), "Unknown watch event", "reflector", r.name, "event", event)
+		utilruntime.HandleErrorWithContext(ctx, fmt.Errorf("unknown watch event type %q", event.Type), "Unknown watch event", "reflector", r.label, "event", event)
 	}
 	if event.Type != watch.Added {
 		sink.holdRV = false
@@ -246,15 +253,15 @@ func (r *Reflector) applyBookmark(ctx context.Context, sink *eventSink, accessor
 // acceptsObject reports whether obj has the expected Go type and, for
 // unstructured objects, the expected kind; a mismatch is reported.
 func (r *Reflector) acceptsObject(ctx context.Context, obj runtime.Object) bool {
-	if r.expectedType != nil {
-		if actual := reflect.TypeOf(obj); actual != r.expectedType {
-			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object type", "reflector", r.name, "expectedType", r.expectedType, "actualType", actual)
+	if r.objectType != nil {
+		if actual := reflect.TypeOf(obj); actual != r.objectType {
+			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object type", "reflector", r.label, "expectedType", r.objectType, "actualType", actual)
 			return false
 		}
 	}
-	if r.expectedGVK != nil {
-		if actual := obj.GetObjectKind().GroupVersionKind(); actual != *r.expectedGVK {
-			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object gvk", "reflector", r.name, "expectedGVK", r.expectedGVK, "actualGVK", actual)
+	if r.objectKind != nil {
+		if actual := obj.GetObjectKind().GroupVersionKind(); actual != *r.objectKind {
+			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object gvk", "reflector", r.label, "expectedGVK", r.objectKind, "actualGVK", actual)
 			return false
 		}
 	}
@@ -266,5 +273,5 @@ func (r *Reflector) reportStoreError(ctx context.Context, err error, op string, 
 	if err == nil {
 		return
 	}
-	utilruntime.HandleErrorWithContext(ctx, err, "Unable to apply watch event to the store", "reflector", r.name, "operation", op, "type", r.typeDescription, "object", obj)
+	utilruntime.HandleErrorWithContext(ctx, err, "Unable to apply watch event to the store", "reflector", r.label, "operation", op, "type", r.typeLabel, "object", obj)
 }

@@ -9,7 +9,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/util/consistencydetector"
 	"k8s.io/klog/v2"
@@ -33,7 +32,7 @@ import (
 // a backoff delay when the connection is refused or throttled.
 func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 	logger := klog.FromContext(ctx)
-	initTrace := trace.New("Reflector WatchList", trace.Field{Key: "name", Value: r.name})
+	initTrace := trace.New("Reflector WatchList", trace.Field{Key: "name", Value: r.label})
 	defer initTrace.LogIfLong(10 * time.Second)
 	start := r.clock.Now()
 	for {
@@ -41,7 +40,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			return nil, nil
 		}
 		options := r.watchListOptions()
-		w, err := r.listerWatcher.WatchWithContext(ctx, options)
+		w, err := r.source.WatchWithContext(ctx, options)
 		if err != nil {
 			retry, giveUp := r.classifyWatchListOpenError(err)
 			if giveUp {
@@ -77,7 +76,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			return nil, err
 		}
 		if !sink.reachedInitialEventsEnd {
-			logger.V(4).Info("WatchList stream ended before the initial events ended, retrying", "reflector", r.name)
+			logger.V(4).Info("WatchList stream ended before the initial events ended, retrying", "reflector", r.label)
 			continue
 		}
 		initTrace.Step("Objects streamed", trace.Field{Key: "count", Value: snapshot.len()})
@@ -93,7 +92,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 // lentTransform is the transform of a TransformingStore, which the snapshot
 // applies as objects stream in (as client-go does); nil for other stores.
 func (r *Reflector) lentTransform() TransformFunc {
-	if transforming, ok := r.store.(TransformingStore); ok {
+	if transforming, ok := r.sink.(TransformingStore); ok {
 		return transforming.Transformer()
 	}
 	return nil
@@ -117,7 +116,7 @@ func (r *Reflector) watchListOptions() metav1.ListOptions {
 // else: fall back to List).
 func (r *Reflector) classifyWatchListOpenError(err error) (retryAfterDelay, giveUp bool) {
 	switch {
-	case utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err):
+	case isWaitableOpenError(err):
 		return true, false
 	case isResourceVersionUnavailable(err):
 		r.setResourceVersionUnavailable(true)
@@ -135,7 +134,7 @@ func (r *Reflector) installSnapshot(ctx context.Context, snapshot *watchListSnap
 		r.checkSnapshotConsistency(ctx, snapshot, rv)
 	}
 	items, transformed := snapshot.release()
-	_, acceptsTransformed := r.store.(transformedReplacer)
+	_, acceptsTransformed := r.sink.(transformedReplacer)
 	if err := r.replaceStore(items, rv, transformed && acceptsTransformed); err != nil {
 		return fmt.Errorf("unable to sync watch-list result: %w", err)
 	}
@@ -147,14 +146,14 @@ func (r *Reflector) installSnapshot(ctx context.Context, snapshot *watchListSnap
 // (util/consistencydetector), which panics on a difference.
 func (r *Reflector) checkSnapshotConsistency(ctx context.Context, snapshot *watchListSnapshot, rv string) {
 	list := func(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
-		return r.listerWatcher.ListWithContext(ctx, options)
+		return r.source.ListWithContext(ctx, options)
 	}
 	var transform consistencydetector.TransformFunc
 	if t := snapshot.transform; t != nil {
 		transform = consistencydetector.TransformFunc(t)
 	}
 	options := metav1.ListOptions{ResourceVersion: rv, ResourceVersionMatch: metav1.ResourceVersionMatchExact}
-	consistencydetector.CheckDataConsistency(ctx, r.name, rv, list, transform, options, snapshot.items)
+	consistencydetector.CheckDataConsistency(ctx, r.label, rv, list, transform, options, snapshot.items)
 }
 
 // watchListSnapshot is the temporary store a WatchList stream fills: the

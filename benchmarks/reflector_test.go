@@ -228,42 +228,39 @@ func (g reflectorGateOn) Enabled(key clientfeatures.Feature) bool {
 	return key == clientfeatures.WatchListClient || g.base.Enabled(key)
 }
 
-func BenchmarkReflectorInitialSync(b *testing.B) {
+// reflectorEachVariant runs body for each path (List, WatchList) and
+// library, with WatchListClient on.
+func reflectorEachVariant(b *testing.B, body func(b *testing.B, lib reflectorBenchLib, stream bool)) {
 	for _, path := range []struct {
 		name   string
 		stream bool
 	}{{"List", false}, {"WatchList", true}} {
 		for _, lib := range reflectorBenchLibs {
 			b.Run(path.name+"/"+lib.name, func(b *testing.B) {
-				reflectorWithWatchListGate(func() {
-					b.ReportAllocs()
-					for i := 0; i < b.N; i++ {
-						reflectorSyncOnce(b, lib, path.stream, &reflectorBenchPeak{})
-					}
-				})
+				reflectorWithWatchListGate(func() { body(b, lib, path.stream) })
 			})
 		}
 	}
 }
 
-func BenchmarkReflectorInitialSyncPeakHeap(b *testing.B) {
-	for _, path := range []struct {
-		name   string
-		stream bool
-	}{{"List", false}, {"WatchList", true}} {
-		for _, lib := range reflectorBenchLibs {
-			b.Run(path.name+"/"+lib.name, func(b *testing.B) {
-				reflectorWithWatchListGate(func() {
-					var worst float64
-					for i := 0; i < b.N; i++ {
-						peak := &reflectorBenchPeak{enabled: true}
-						peak.start()
-						reflectorSyncOnce(b, lib, path.stream, peak)
-						worst = max(worst, peak.growthMiB())
-					}
-					b.ReportMetric(worst, "peak-MiB")
-				})
-			})
+func BenchmarkReflectorInitialSync(b *testing.B) {
+	reflectorEachVariant(b, func(b *testing.B, lib reflectorBenchLib, stream bool) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			reflectorSyncOnce(b, lib, stream, &reflectorBenchPeak{})
 		}
-	}
+	})
+}
+
+func BenchmarkReflectorInitialSyncPeakHeap(b *testing.B) {
+	reflectorEachVariant(b, func(b *testing.B, lib reflectorBenchLib, stream bool) {
+		var worst float64
+		for i := 0; i < b.N; i++ {
+			peak := &reflectorBenchPeak{enabled: true}
+			peak.start()
+			reflectorSyncOnce(b, lib, stream, peak)
+			worst = max(worst, peak.growthMiB())
+		}
+		b.ReportMetric(worst, "peak-MiB")
+	})
 }
