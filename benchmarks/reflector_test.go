@@ -1,0 +1,266 @@
+package benchmarks
+
+import (
+	"context"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+
+	kcache "github.com/kcache-go/cache"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Initial sync of 100,000 pods into a plain map store (the same for both), through a paged List and
+// through WatchList, with client-go's Reflector and kcache's side by side.
+// The source builds each page (or event) on request and holds nothing.
+// "Peak" variants force a GC at every 5,000 objects and report the largest
+// live heap growth as peak-MiB; their time is not meaningful.
+
+const (
+	reflectorBenchObjects = 100000
+	reflectorBenchPage    = 500
+)
+
+// reflectorBenchPod is one listed object: a pod with a few labels.
+func reflectorBenchPod(i int) v1.Pod {
+	return v1.Pod{ObjectMeta: metav1.ObjectMeta{
+		Namespace:       "ns-" + strconv.Itoa(i%50),
+		Name:            "pod-" + strconv.Itoa(i),
+		ResourceVersion: strconv.Itoa(i + 1),
+		Labels:          map[string]string{"app": "bench", "shard": strconv.Itoa(i % 16)},
+	}}
+}
+
+// reflectorBenchPeak tracks the live heap at sampling points.
+type reflectorBenchPeak struct {
+	enabled bool
+	mu      sync.Mutex
+	base    uint64
+	peak    uint64
+}
+
+func reflectorLiveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func (p *reflectorBenchPeak) start() {
+	if p.enabled {
+		p.base = reflectorLiveHeap()
+		p.peak = p.base
+	}
+}
+
+func (p *reflectorBenchPeak) sample() {
+	if !p.enabled {
+		return
+	}
+	v := reflectorLiveHeap()
+	p.mu.Lock()
+	p.peak = max(p.peak, v)
+	p.mu.Unlock()
+}
+
+func (p *reflectorBenchPeak) growthMiB() float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return float64(p.peak-p.base) / (1 << 20)
+}
+
+// reflectorBenchSource lists in pages or streams the initial events.
+type reflectorBenchSource struct {
+	peak     *reflectorBenchPeak
+	mu       sync.Mutex
+	watches  int
+	feeders  sync.WaitGroup
+	streamed bool
+}
+
+func (s *reflectorBenchSource) List(options metav1.ListOptions) (kruntime.Object, error) {
+	start := 0
+	if options.Continue != "" {
+		start, _ = strconv.Atoi(options.Continue)
+	}
+	if start%5000 == 0 {
+		s.peak.sample()
+	}
+	end := min(start+reflectorBenchPage, reflectorBenchObjects)
+	list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(reflectorBenchObjects)}}
+	list.Items = make([]v1.Pod, 0, end-start)
+	for i := start; i < end; i++ {
+		list.Items = append(list.Items, reflectorBenchPod(i))
+	}
+	if end < reflectorBenchObjects {
+		list.Continue = strconv.Itoa(end)
+	}
+	return list, nil
+}
+
+func (s *reflectorBenchSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	s.mu.Lock()
+	s.watches++
+	first := s.watches == 1
+	s.mu.Unlock()
+	w := watch.NewFakeWithChanSize(1024, false)
+	if first && options.SendInitialEvents != nil && *options.SendInitialEvents {
+		s.feeders.Add(1)
+		go s.feed(w)
+	}
+	return w, nil
+}
+
+// feed streams every object as an added event, then the end bookmark.
+func (s *reflectorBenchSource) feed(w *watch.FakeWatcher) {
+	defer s.feeders.Done()
+	for i := 0; i < reflectorBenchObjects; i++ {
+		if i%5000 == 0 {
+			s.peak.sample()
+		}
+		pod := reflectorBenchPod(i)
+		w.Add(&pod)
+	}
+	end := &v1.Pod{ObjectMeta: metav1.ObjectMeta{
+		ResourceVersion: strconv.Itoa(reflectorBenchObjects),
+		Annotations:     map[string]string{metav1.InitialEventsAnnotationKey: "true"},
+	}}
+	w.Action(watch.Bookmark, end)
+}
+
+// reflectorBenchListOnly hides WatchList support for the List variant.
+type reflectorBenchListOnly struct{ *reflectorBenchSource }
+
+func (reflectorBenchListOnly) IsWatchListSemanticsUnSupported() bool { return true }
+
+// reflectorBenchStore is the same plain map store for both libraries, so
+// that only the Reflectors differ; it signals the first Replace and samples
+// the heap when the snapshot arrives and once it is stored.
+type reflectorBenchStore struct {
+	peak     *reflectorBenchPeak
+	replaced chan struct{}
+	items    map[string]interface{}
+}
+
+func (s *reflectorBenchStore) Add(obj interface{}) error    { return s.put(obj) }
+func (s *reflectorBenchStore) Update(obj interface{}) error { return s.put(obj) }
+func (s *reflectorBenchStore) Delete(obj interface{}) error {
+	delete(s.items, reflectorBenchKey(obj))
+	return nil
+}
+func (s *reflectorBenchStore) Resync() error { return nil }
+func (s *reflectorBenchStore) Replace(list []interface{}, _ string) error {
+	s.peak.sample()
+	s.items = make(map[string]interface{}, len(list))
+	for _, obj := range list {
+		_ = s.put(obj)
+	}
+	s.peak.sample()
+	close(s.replaced)
+	return nil
+}
+
+func (s *reflectorBenchStore) put(obj interface{}) error {
+	s.items[reflectorBenchKey(obj)] = obj
+	return nil
+}
+
+// reflectorBenchKey is namespace/name of a pod.
+func reflectorBenchKey(obj interface{}) string {
+	pod := obj.(*v1.Pod)
+	return pod.Namespace + "/" + pod.Name
+}
+
+// reflectorBenchLib builds one library's Reflector over the bench store.
+type reflectorBenchLib struct {
+	name  string
+	build func(lw interface{}, store *reflectorBenchStore) func(ctx context.Context) error
+}
+
+var reflectorBenchLibs = []reflectorBenchLib{
+	{"client-go", func(lw interface{}, s *reflectorBenchStore) func(ctx context.Context) error {
+		r := cache.NewReflectorWithOptions(lw.(cache.ListerWatcher), &v1.Pod{}, s, cache.ReflectorOptions{Name: "bench"})
+		return r.ListAndWatchWithContext
+	}},
+	{"kcache", func(lw interface{}, s *reflectorBenchStore) func(ctx context.Context) error {
+		r := kcache.NewReflectorWithOptions(lw.(kcache.ListerWatcher), &v1.Pod{}, s, kcache.ReflectorOptions{Name: "bench"})
+		return r.ListAndWatchWithContext
+	}},
+}
+
+// reflectorSyncOnce runs one initial sync and stops the reflector.
+func reflectorSyncOnce(b *testing.B, lib reflectorBenchLib, stream bool, peak *reflectorBenchPeak) {
+	source := &reflectorBenchSource{peak: peak}
+	var lw interface{} = reflectorBenchListOnly{source}
+	if stream {
+		lw = source
+	}
+	store := &reflectorBenchStore{peak: peak, replaced: make(chan struct{})}
+	run := lib.build(lw, store)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	<-store.replaced
+	cancel()
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+	source.feeders.Wait()
+}
+
+// reflectorWithWatchListGate runs f with WatchListClient on (the default).
+func reflectorWithWatchListGate(f func()) {
+	base := clientfeatures.FeatureGates()
+	clientfeatures.ReplaceFeatureGates(reflectorGateOn{base})
+	defer clientfeatures.ReplaceFeatureGates(base)
+	f()
+}
+
+type reflectorGateOn struct{ base clientfeatures.Gates }
+
+func (g reflectorGateOn) Enabled(key clientfeatures.Feature) bool {
+	return key == clientfeatures.WatchListClient || g.base.Enabled(key)
+}
+
+// reflectorEachVariant runs body for each path (List, WatchList) and
+// library, with WatchListClient on.
+func reflectorEachVariant(b *testing.B, body func(b *testing.B, lib reflectorBenchLib, stream bool)) {
+	for _, path := range []struct {
+		name   string
+		stream bool
+	}{{"List", false}, {"WatchList", true}} {
+		for _, lib := range reflectorBenchLibs {
+			b.Run(path.name+"/"+lib.name, func(b *testing.B) {
+				reflectorWithWatchListGate(func() { body(b, lib, path.stream) })
+			})
+		}
+	}
+}
+
+func BenchmarkReflectorInitialSync(b *testing.B) {
+	reflectorEachVariant(b, func(b *testing.B, lib reflectorBenchLib, stream bool) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			reflectorSyncOnce(b, lib, stream, &reflectorBenchPeak{})
+		}
+	})
+}
+
+func BenchmarkReflectorInitialSyncPeakHeap(b *testing.B) {
+	reflectorEachVariant(b, func(b *testing.B, lib reflectorBenchLib, stream bool) {
+		var worst float64
+		for i := 0; i < b.N; i++ {
+			peak := &reflectorBenchPeak{enabled: true}
+			peak.start()
+			reflectorSyncOnce(b, lib, stream, peak)
+			worst = max(worst, peak.growthMiB())
+		}
+		b.ReportMetric(worst, "peak-MiB")
+	})
+}

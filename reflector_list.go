@@ -1,0 +1,274 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/utils/trace"
+)
+
+// This file holds the Reflector's List path: choosing the resource version
+// and page size, fetching the pages (the same requests client-go's
+// tools/pager makes), retrying once with RV "" when the resource version is
+// unavailable, and handing the snapshot to the store with one Replace.
+//
+// Beyond client-go: when the store is one of kcache's transforming stores
+// (transformedReplacer), each page is transformed as soon as it arrives and
+// then dropped, so a large list never holds more than the transformed
+// objects plus one raw page.
+
+// reflectorDefaultPageSize is the page size of a paged List, the same as
+// tools/pager's default.
+const reflectorDefaultPageSize = 500
+
+// listedState is the outcome of one paged List: the snapshot and the
+// resource version it was taken at.
+type listedState struct {
+	// items are the listed objects, transformed when transformed is true.
+	items []interface{}
+	// resourceVersion is the list's resource version (of its first page).
+	resourceVersion string
+	// paginated is true when the server answered with more than one page.
+	paginated bool
+	// transformed is true when items went through the store's transformer.
+	transformed bool
+}
+
+// list brings the store to the server's current state with one paged List
+// and one Replace, then records the list's resource version. It returns nil
+// without touching the store when ctx is cancelled while listing.
+func (r *Reflector) list(ctx context.Context) error {
+	options := metav1.ListOptions{ResourceVersion: r.relistResourceVersion()}
+	initTrace := trace.New("Reflector ListAndWatch", trace.Field{Key: "name", Value: r.label})
+	defer initTrace.LogIfLong(10 * time.Second)
+	start := r.clock.Now()
+
+	pages := r.newPageFetcher(ctx, r.pageSizeFor(options.ResourceVersion))
+	state, err := pages.fetchInBackground(ctx, options)
+	if ctx.Err() != nil {
+		return nil
+	}
+	if isResourceVersionUnavailable(err) {
+		r.setResourceVersionUnavailable(true)
+		state, err = pages.fetchInBackground(ctx, metav1.ListOptions{ResourceVersion: r.relistResourceVersion()})
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("failed to list %v: %w", r.typeLabel, err)
+	}
+	initTrace.Step("Objects listed", trace.Field{Key: "error", Value: err})
+	if options.ResourceVersion == "0" && state.paginated {
+		r.pagedFirstList = true
+	}
+	r.setResourceVersionUnavailable(false)
+	r.metrics.observeList(r.clock.Since(start).Seconds(), len(state.items))
+	// The store takes ownership of the items; keep no reference to them.
+	items, listRV, transformed := state.items, state.resourceVersion, state.transformed
+	state = listedState{}
+	if err := r.replaceStore(items, listRV, transformed); err != nil {
+		return fmt.Errorf("unable to sync list result: %w", err)
+	}
+	initTrace.Step("SyncWith done")
+	r.setLastSyncResourceVersion(listRV)
+	initTrace.Step("Resource version updated")
+	return nil
+}
+
+// pageSizeFor is the page size of a List at resourceVersion: the configured
+// WatchListPageSize; otherwise the default, except for a relist at an exact
+// resource version, which is unpaged (the watch cache can serve it) unless
+// the first list came back in pages.
+func (r *Reflector) pageSizeFor(resourceVersion string) int64 {
+	switch {
+	case r.WatchListPageSize != 0:
+		return r.WatchListPageSize
+	case r.pagedFirstList:
+		return reflectorDefaultPageSize
+	case resourceVersion != "" && resourceVersion != "0":
+		return 0
+	default:
+		return reflectorDefaultPageSize
+	}
+}
+
+// replaceStore hands a complete snapshot to the store: through
+// replaceTransformed when the items are already transformed (only done for
+// stores implementing it), through Replace otherwise.
+func (r *Reflector) replaceStore(items []interface{}, resourceVersion string, transformed bool) error {
+	if transformed {
+		return r.sink.(transformedReplacer).replaceTransformed(items, resourceVersion)
+	}
+	return r.sink.Replace(items, resourceVersion)
+}
+
+// storeTransformer returns the transform the Reflector may apply itself, and
+// only when the store accepts already-transformed items (transformedReplacer)
+// and has a transform; nil otherwise.
+func (r *Reflector) storeTransformer() TransformFunc {
+	replacer, ok := r.sink.(transformedReplacer)
+	if !ok {
+		return nil
+	}
+	return replacer.Transformer()
+}
+
+// pageFetcher issues the List requests of one list operation. It is used by
+// one goroutine at a time and holds no state between fetches.
+type pageFetcher struct {
+	// list calls the ListerWatcher with the reflector's context.
+	list func(options metav1.ListOptions) (runtime.Object, error)
+	// pageSize is the Limit of each request; 0 lists in one request.
+	pageSize int64
+	// transform, when set, is applied to every item as its page arrives.
+	transform TransformFunc
+}
+
+// newPageFetcher prepares the requests of one list operation.
+func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFetcher {
+	return &pageFetcher{
+		list: func(options metav1.ListOptions) (runtime.Object, error) {
+			return r.source.ListWithContext(ctx, options)
+		},
+		pageSize:  pageSize,
+		transform: r.storeTransformer(),
+	}
+}
+
+// fetchResult carries the outcome of a fetch out of its goroutine.
+type fetchResult struct {
+	state  listedState // the listed snapshot, when err is nil
+	err    error       // why the fetch failed
+	panicV interface{} // what the fetch panicked with, re-raised by the caller
+}
+
+// fetchInBackground runs fetch in its own goroutine so that a cancelled ctx
+// ends the wait even if the ListerWatcher ignores its context. A panic in
+// the fetch is re-raised in the caller. When ctx is cancelled first the
+// result is zero and the fetch finishes (and is discarded) on its own.
+func (p *pageFetcher) fetchInBackground(ctx context.Context, options metav1.ListOptions) (listedState, error) {
+	results := make(chan fetchResult, 1)
+	go func() {
+		var res fetchResult
+		defer func() {
+			if v := recover(); v != nil {
+				res = fetchResult{panicV: v}
+			}
+			results <- res
+		}()
+		res.state, res.err = p.fetch(options)
+	}()
+	select {
+	case <-ctx.Done():
+		return listedState{}, ctx.Err()
+	case res := <-results:
+		if res.panicV != nil {
+			panic(res.panicV)
+		}
+		return res.state, res.err
+	}
+}
+
+// fetch lists with options page by page: the first request carries the page
+// size as Limit (unless options has one), later requests carry the continue
+// token with the resource version cleared, and an Expired error on a later
+// page falls back to one unpaged list at the original resource version.
+func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
+	if options.Limit == 0 {
+		options.Limit = p.pageSize
+	}
+	original := options
+	var state listedState
+	for first := true; ; first = false {
+		page, err := p.list(options)
+		if err != nil {
+			if !isResourceExpiredOnLaterPage(err, options) {
+				return listedState{}, err
+			}
+			return p.fetchUnpaged(original, state.paginated)
+		}
+		next, rv, err := p.absorbPage(&state, page)
+		if err != nil {
+			return listedState{}, err
+		}
+		if first {
+			state.resourceVersion = rv
+		}
+		if next == "" {
+			return state, nil
+		}
+		options.Continue = next
+		options.ResourceVersion = ""
+		options.ResourceVersionMatch = ""
+		state.paginated = true
+	}
+}
+
+// isResourceExpiredOnLaterPage reports whether err is the Expired error of a
+// continuation request, the case tools/pager answers with a full list.
+func isResourceExpiredOnLaterPage(err error, options metav1.ListOptions) bool {
+	return options.Continue != "" && apierrors.IsResourceExpired(err)
+}
+
+// fetchUnpaged lists once without a limit at the original options.
+func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) (listedState, error) {
+	original.Limit = 0
+	original.Continue = ""
+	page, err := p.list(original)
+	if err != nil {
+		return listedState{}, err
+	}
+	state := listedState{paginated: paginated}
+	_, rv, err := p.absorbPage(&state, page)
+	if err != nil {
+		return listedState{}, err
+	}
+	state.resourceVersion = rv
+	return state, nil
+}
+
+// absorbPage appends the items of page to state (transformed when the
+// fetcher has a transform) and returns the page's continue token and
+// resource version. The page itself is not retained: items are copied out
+// of its slice.
+func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (string, string, error) {
+	listMeta, err := meta.ListAccessor(page)
+	if err != nil {
+		return "", "", fmt.Errorf("unable to understand list result %#v: %v", page, err)
+	}
+	items, err := meta.ExtractListWithAlloc(page)
+	if err != nil {
+		return "", "", fmt.Errorf("unable to understand list result %#v (%v)", page, err)
+	}
+	if state.items == nil {
+		state.items = make([]interface{}, 0, len(items))
+	}
+	state.transformed = p.transform != nil
+	for i, item := range items {
+		obj, err := p.transformItem(item)
+		if err != nil {
+			return "", "", err
+		}
+		state.items = append(state.items, obj)
+		items[i] = nil
+	}
+	return listMeta.GetContinue(), listMeta.GetResourceVersion(), nil
+}
+
+// transformItem applies the fetcher's transform to one listed object.
+func (p *pageFetcher) transformItem(item runtime.Object) (interface{}, error) {
+	if p.transform == nil {
+		return item, nil
+	}
+	obj, err := p.transform(item)
+	if err != nil {
+		return nil, fmt.Errorf("transforming listed object: %w", err)
+	}
+	return obj, nil
+}
