@@ -71,9 +71,10 @@ type RealFIFOOptions struct {
 // it, Replace and Resync expand into per-object Deleted/Replaced/Sync deltas
 // computed against the queue and KnownObjects.
 //
-// Invariants: pending holds the undelivered deltas oldest first, each with
-// the key of its object ("" for the queue-wide ReplacedAll, SyncAll and
-// Bookmark deltas); a Pop or PopBatch removes deltas from the head only.
+// Invariants: pending holds the undelivered deltas oldest first, each
+// per-object delta with the key of its object (queue-wide ReplacedAll,
+// SyncAll and Bookmark deltas have no key); a Pop or PopBatch removes
+// deltas from the head only.
 //
 // Locking: lock guards pending, closed, batchKeys and population's Locked
 // part; cond (on lock) wakes a waiting consumer. All other fields are set by
@@ -122,7 +123,7 @@ type RealFIFO struct {
 type realFIFOEntry struct {
 	// delta is what Pop hands to the consumer.
 	delta Delta
-	// key is the object's key, or "" for a queue-wide delta.
+	// key is the object's key; unused for a queue-wide delta.
 	key string
 }
 
@@ -330,8 +331,8 @@ func (f *RealFIFO) Resync() error {
 func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
 	keys := make(map[string]struct{}, f.pending.len())
 	for i := 0; i < f.pending.len(); i++ {
-		if k := f.pending.at(i).key; k != "" {
-			keys[k] = struct{}{}
+		if e := f.pending.at(i); e.delta.Type.perObject() {
+			keys[e.key] = struct{}{}
 		}
 	}
 	return keys
@@ -438,8 +439,8 @@ func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]
 	var order []queuedNewest
 	for i := 0; i < f.pending.len(); i++ {
 		e := f.pending.at(i)
-		if e.key == "" {
-			continue
+		if !e.delta.Type.perObject() {
+			continue // queue-wide delta: no object
 		}
 		if at, seen := byKey[e.key]; seen {
 			order[at].newest = e.delta
@@ -584,7 +585,7 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // batchLenLocked returns how many deltas from the head form the next batch
 // (at least one; the queue is not empty).
 func (f *RealFIFO) batchLenLocked() int {
-	if !f.pending.at(0).delta.Type.batchable() {
+	if !f.pending.at(0).delta.Type.perObject() {
 		return 1
 	}
 	limit := min(f.batchSize, f.pending.len())
@@ -594,7 +595,7 @@ func (f *RealFIFO) batchLenLocked() int {
 	n := 1
 	for ; n < limit; n++ {
 		e := f.pending.at(n)
-		if !e.delta.Type.batchable() || f.batchHasKeyLocked(n, e.key) {
+		if !e.delta.Type.perObject() || f.batchHasKeyLocked(n, e.key) {
 			break
 		}
 	}
