@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/go-logr/logr"
+
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -12,8 +14,9 @@ import (
 // left zero.
 type DeltaFIFOOptions struct {
 	// Logger replaces klog.Background() for the queue's diagnostics; the
-	// queue's name is added to it.
-	Logger *klog.Logger
+	// queue's name is added to it. (klog.Logger is an alias of
+	// logr.Logger.)
+	Logger *logr.Logger
 
 	// Name replaces the default name "DeltaFIFO".
 	Name string

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/go-logr/logr"
+
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -18,8 +20,9 @@ const realFIFOSmallBatch = 16
 // RealFIFOOptions configures NewRealFIFOWithOptions.
 type RealFIFOOptions struct {
 	// Logger replaces klog.Background() for the queue's diagnostics; the
-	// queue's name is added to it.
-	Logger *klog.Logger
+	// queue's name is added to it. (klog.Logger is an alias of
+	// logr.Logger.)
+	Logger *logr.Logger
 
 	// Name replaces the default name "RealFIFO" when Identifier has none.
 	Name string
@@ -38,14 +41,11 @@ type RealFIFOOptions struct {
 	Transformer TransformFunc
 
 	// AtomicEvents makes Replace and Resync queue a single ReplacedAll or
-	// SyncAll delta instead of one delta per object. Requires KnownObjects
-	// to be nil.
-	AtomicEvents bool
-
-	// UnlockWhileProcessing releases the queue's lock while the consumer's
-	// process function runs, so that producers never wait for a slow
-	// consumer. Requires AtomicEvents.
-	UnlockWhileProcessing bool
+	// SyncAll delta instead of one delta per object; it requires
+	// KnownObjects to be nil. UnlockWhileProcessing releases the queue's
+	// lock while the consumer's process function runs, so that producers
+	// never wait for a slow consumer; it requires AtomicEvents.
+	AtomicEvents, UnlockWhileProcessing bool
 
 	// Identifier names the queue for metrics and logs. Its zero value
 	// publishes no metrics.
