@@ -41,6 +41,13 @@ type DeltaFIFOOptions struct {
 	Transformer TransformFunc
 }
 
+// DeltaFIFO is a Queue, a TransformingStore and its own DoneChecker.
+var (
+	_ Queue             = &DeltaFIFO{}
+	_ TransformingStore = &DeltaFIFO{}
+	_ DoneChecker       = &DeltaFIFO{}
+)
+
 // DeltaFIFO is the compatibility queue: it accumulates, per key, every
 // change since the key was last popped, and Pop hands the consumer the whole
 // Deltas of one key. A key waits in the queue at most once, at the position
@@ -92,12 +99,6 @@ type DeltaFIFO struct {
 	// transformer, when set, is applied to objects before they are queued.
 	transformer TransformFunc
 }
-
-var (
-	_ Queue             = &DeltaFIFO{}
-	_ TransformingStore = &DeltaFIFO{}
-	_ DoneChecker       = &DeltaFIFO{}
-)
 
 // NewDeltaFIFO returns a DeltaFIFO with the given key function and known
 // objects (may be nil). Its Replace gives listed objects Sync deltas, so a

@@ -138,18 +138,15 @@ var (
 //
 // Deprecated: Use NewRealFIFOWithOptions instead.
 func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer TransformFunc) *RealFIFO {
-	return NewRealFIFOWithOptions(RealFIFOOptions{
-		KeyFunction:  keyFunc,
-		KnownObjects: knownObjects,
-		Transformer:  transformer,
-	})
+	opts := RealFIFOOptions{KeyFunction: keyFunc}
+	opts.KnownObjects, opts.Transformer = knownObjects, transformer
+	return NewRealFIFOWithOptions(opts)
 }
 
 // NewRealFIFOWithOptions returns an empty RealFIFO configured by opts. It
-// panics, as client-go does,
-// on option combinations that cannot work: UnlockWhileProcessing or
-// EmitDeltaTypeBookmark without AtomicEvents, and KnownObjects given with
-// AtomicEvents or missing without it.
+// panics, as client-go does, on option combinations that cannot work:
+// UnlockWhileProcessing or EmitDeltaTypeBookmark without AtomicEvents, and
+// KnownObjects given with AtomicEvents or missing without it.
 func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	if err := validateRealFIFOOptions(&opts); err != "" {
 		panic(err)
