@@ -2,10 +2,8 @@ package cache
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/go-logr/logr"
-
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -81,16 +79,11 @@ type RealFIFOOptions struct {
 // the constructor and never change. With UnlockWhileProcessing the lock is
 // released while the single consumer runs its process function.
 type RealFIFO struct {
-	// lock guards the mutable state listed above.
-	lock sync.Mutex
-	// cond signals a consumer waiting for deltas or for Close.
-	cond sync.Cond
+	// queueCore holds the lock, the consumer's condition, closed and
+	// the initial population, with Close, IsClosed, HasSynced and Done.
+	queueCore
 	// pending holds the queued deltas with their keys, oldest first.
 	pending queueRing[realFIFOEntry]
-	// population tracks HasSynced.
-	population initialPopulation
-	// closed is set by Close.
-	closed bool
 	// batchKeys is PopBatch's scratch set of the keys in the batch being
 	// cut; allocated by the first batch that outgrows a linear scan.
 	batchKeys map[string]struct{}
@@ -170,8 +163,7 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 		logger = *opts.Logger
 	}
 	f.logger = logger
-	f.cond.L = &f.lock
-	f.population.init()
+	f.setUp()
 	return f
 }
 
@@ -229,15 +221,6 @@ func (f *RealFIFO) transform(obj interface{}) (interface{}, error) {
 // Name is the DoneChecker name: the identifier's, else Name, else
 // "RealFIFO".
 func (f *RealFIFO) Name() string { return f.name }
-
-// Done is the DoneChecker channel, closed when HasSynced turns true.
-func (f *RealFIFO) Done() <-chan struct{} { return f.population.doneChan() }
-
-// HasSynced reports whether the deltas of the first Replace have all been
-// popped and processed (true at once if an Add, Update or Delete came
-// first). It never takes the queue's lock, so a process function may call
-// it.
-func (f *RealFIFO) HasSynced() bool { return f.population.hasSynced() }
 
 // HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f }
@@ -485,22 +468,6 @@ func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
 			key:   key,
 		})
 	}
-}
-
-// IsClosed reports whether Close was called.
-func (f *RealFIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
-}
-
-// Close the queue. A consumer blocked in Pop or PopBatch on an empty queue
-// wakes and gets ErrFIFOClosed; deltas still queued are popped as usual.
-func (f *RealFIFO) Close() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.closed = true
-	f.cond.Broadcast()
 }
 
 // waitLocked blocks until a delta is queued (true) or the queue is closed
