@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -67,16 +68,19 @@ type Config struct {
 	WatchListPageSize int64
 }
 
-// ShouldResyncFunc tells a reflector whether to resync its store now; a
-// shared informer uses it to honour per-handler resync periods.
-type ShouldResyncFunc func() bool
-
-// ProcessFunc processes a single object.
-type ProcessFunc func(obj interface{}, isInInitialList bool) error
-
 // Controller is the low-level engine under an informer: a reflector filling
 // a queue and a loop processing what it pops.
 type Controller interface {
+	// LastSyncResourceVersion returns the reflector's last resource
+	// version, or "" before Run.
+	LastSyncResourceVersion() string
+
+	// HasSyncedChecker returns the queue's checker, usable with WaitFor.
+	HasSyncedChecker() DoneChecker
+
+	// HasSynced reports the queue's HasSynced.
+	HasSynced() bool
+
 	// RunWithContext runs a reflector that feeds the Config's Queue from
 	// its ListerWatcher (resyncing the queue when due) and a loop that pops
 	// from the queue into the Config's Process, both until ctx is canceled.
@@ -87,33 +91,21 @@ type Controller interface {
 	//
 	// Contextual logging: RunWithcontext should be used instead of Run in code which supports contextual logging.
 	Run(stopCh <-chan struct{})
-
-	// HasSynced reports the queue's HasSynced.
-	HasSynced() bool
-
-	// HasSyncedChecker returns the queue's checker, usable with WaitFor.
-	HasSyncedChecker() DoneChecker
-
-	// LastSyncResourceVersion returns the reflector's last resource
-	// version, or "" before Run.
-	LastSyncResourceVersion() string
 }
 
 // controller runs one Reflector filling Config.Queue and one loop popping
 // from it into Config.Process (or Config.ProcessBatch).
 //
-// reflectorMu guards reflector; config and clock are set before Run and then
-// only read.
+// config and clock are set before Run and then only read; reflector is an
+// atomic pointer, published by Run.
 type controller struct {
 	// config is the configuration given to New.
 	config Config
 	// clock drives the reflector's timers.
 	clock clock.Clock
 
-	// reflectorMu guards reflector.
-	reflectorMu sync.RWMutex
 	// reflector is set when Run starts; nil before.
-	reflector *Reflector
+	reflector atomic.Pointer[Reflector]
 }
 
 // New makes a new Controller from the given Config.
@@ -137,9 +129,7 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	defer stopCloser()
 
 	r := c.newReflector()
-	c.reflectorMu.Lock()
-	c.reflector = r
-	c.reflectorMu.Unlock()
+	c.reflector.Store(r)
 
 	var reflectorDone sync.WaitGroup
 	reflectorDone.Go(func() { r.RunWithContext(ctx) })
@@ -149,12 +139,10 @@ func (c *controller) RunWithContext(ctx context.Context) {
 
 // newReflector builds the reflector described by the config.
 func (c *controller) newReflector() *Reflector {
-	r := NewReflectorWithOptions(c.config.ListerWatcher, c.config.ObjectType, c.config.Queue, ReflectorOptions{
-		ResyncPeriod:    c.config.FullResyncPeriod,
-		MinWatchTimeout: c.config.MinWatchTimeout,
-		TypeDescription: c.config.ObjectDescription,
-		Clock:           c.clock,
-	})
+	cfg := &c.config
+	options := ReflectorOptions{Clock: c.clock, TypeDescription: cfg.ObjectDescription}
+	options.ResyncPeriod, options.MinWatchTimeout = cfg.FullResyncPeriod, cfg.MinWatchTimeout
+	r := NewReflectorWithOptions(cfg.ListerWatcher, cfg.ObjectType, cfg.Queue, options)
 	r.ShouldResync = c.config.ShouldResync
 	r.WatchListPageSize = c.config.WatchListPageSize
 	switch {
@@ -180,12 +168,10 @@ func (c *controller) HasSyncedChecker() DoneChecker {
 // LastSyncResourceVersion returns the reflector's last synced resource
 // version, or "" before Run.
 func (c *controller) LastSyncResourceVersion() string {
-	c.reflectorMu.RLock()
-	defer c.reflectorMu.RUnlock()
-	if c.reflector == nil {
-		return ""
+	if r := c.reflector.Load(); r != nil {
+		return r.LastSyncResourceVersion()
 	}
-	return c.reflector.LastSyncResourceVersion()
+	return ""
 }
 
 // processLoop drains the queue until it is closed. Processing errors are
@@ -222,3 +208,10 @@ func (c *controller) batchQueue() (QueueWithBatch, bool) {
 	}
 	return q, clientgofeatures.FeatureGates().Enabled(clientgofeatures.InOrderInformersBatchProcess)
 }
+
+// ShouldResyncFunc tells a reflector whether to resync its store now; a
+// shared informer uses it to honour per-handler resync periods.
+type ShouldResyncFunc func() bool
+
+// ProcessFunc processes a single object.
+type ProcessFunc func(obj interface{}, isInInitialList bool) error

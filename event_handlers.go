@@ -13,9 +13,9 @@ package cache
 //     a DeletedFinalStateUnknown when the deletion was only noticed by a
 //     relist after the watch missed it.
 type ResourceEventHandler interface {
-	OnAdd(obj interface{}, isInInitialList bool)
-	OnUpdate(oldObj, newObj interface{})
-	OnDelete(obj interface{})
+	OnDelete(obj any)
+	OnUpdate(oldObj, newObj any)
+	OnAdd(obj any, isInInitialList bool)
 }
 
 // ResourceEventHandlerFuncs is a ResourceEventHandler made of optional
@@ -23,72 +23,59 @@ type ResourceEventHandler interface {
 // still not be modified. Its AddFunc does not learn isInInitialList; use
 // ResourceEventHandlerDetailedFuncs for that.
 type ResourceEventHandlerFuncs struct {
-	// AddFunc receives every addition; nil ignores them.
-	AddFunc func(obj interface{})
-	// UpdateFunc receives every update; nil ignores them.
-	UpdateFunc func(oldObj, newObj interface{})
-	// DeleteFunc receives every deletion; nil ignores them.
-	DeleteFunc func(obj interface{})
+	AddFunc    func(any)      // receives every addition; nil ignores them
+	UpdateFunc func(any, any) // receives every update (old, new); nil ignores them
+	DeleteFunc func(any)      // receives every deletion; nil ignores them
 }
 
-// OnAdd calls AddFunc if it's not nil.
+// OnAdd passes the notification to AddFunc, if set.
 func (r ResourceEventHandlerFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if r.AddFunc == nil {
-		return
+	if f := r.AddFunc; f != nil {
+		f(obj)
 	}
-	r.AddFunc(obj)
 }
 
-// OnUpdate calls UpdateFunc if it's not nil.
+// OnUpdate passes the notification to UpdateFunc, if set.
 func (r ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if r.UpdateFunc == nil {
-		return
+	if f := r.UpdateFunc; f != nil {
+		f(oldObj, newObj)
 	}
-	r.UpdateFunc(oldObj, newObj)
 }
 
-// OnDelete calls DeleteFunc if it's not nil.
+// OnDelete passes the notification to DeleteFunc, if set.
 func (r ResourceEventHandlerFuncs) OnDelete(obj interface{}) {
-	if r.DeleteFunc == nil {
-		return
+	if f := r.DeleteFunc; f != nil {
+		f(obj)
 	}
-	r.DeleteFunc(obj)
 }
 
 // ResourceEventHandlerDetailedFuncs is ResourceEventHandlerFuncs whose
 // AddFunc also receives isInInitialList.
 type ResourceEventHandlerDetailedFuncs struct {
-	// AddFunc receives every addition and whether it belongs to the initial
-	// list; nil ignores additions.
-	AddFunc func(obj interface{}, isInInitialList bool)
-	// UpdateFunc receives every update; nil ignores them.
-	UpdateFunc func(oldObj, newObj interface{})
-	// DeleteFunc receives every deletion; nil ignores them.
-	DeleteFunc func(obj interface{})
+	AddFunc    func(any, bool) // receives every addition and isInInitialList; nil ignores them
+	UpdateFunc func(any, any)  // receives every update (old, new); nil ignores them
+	DeleteFunc func(any)       // receives every deletion; nil ignores them
 }
 
-// OnAdd calls AddFunc if it's not nil.
+// OnAdd passes the notification to AddFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if r.AddFunc == nil {
-		return
+	if f := r.AddFunc; f != nil {
+		f(obj, isInInitialList)
 	}
-	r.AddFunc(obj, isInInitialList)
 }
 
-// OnUpdate calls UpdateFunc if it's not nil.
+// OnUpdate passes the notification to UpdateFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if r.UpdateFunc == nil {
-		return
+	if f := r.UpdateFunc; f != nil {
+		f(oldObj, newObj)
 	}
-	r.UpdateFunc(oldObj, newObj)
 }
 
-// OnDelete calls DeleteFunc if it's not nil.
+// OnDelete passes the notification to DeleteFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) {
-	if r.DeleteFunc == nil {
-		return
+	if f := r.DeleteFunc; f != nil {
+		f(obj)
 	}
-	r.DeleteFunc(obj)
 }
 
 // FilteringResourceEventHandler passes to Handler only the notifications
@@ -96,10 +83,8 @@ func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) {
 // the filter reaches Handler as an add, one whose object stops passing as a
 // delete of the old object. FilterFunc must not modify the objects either.
 type FilteringResourceEventHandler struct {
-	// FilterFunc decides whether an object is of interest to Handler.
-	FilterFunc func(obj interface{}) bool
-	// Handler receives the events that pass FilterFunc.
-	Handler ResourceEventHandler
+	FilterFunc func(any) bool       // decides whether an object is of interest to Handler
+	Handler    ResourceEventHandler // receives the notifications that pass FilterFunc
 }
 
 // OnAdd calls the nested handler only if the filter succeeds

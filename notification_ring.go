@@ -26,13 +26,13 @@ type notification struct {
 }
 
 // deliverTo calls the handler method that matches the notification's kind.
+// Updates come first: after the initial list they are the common case.
 func (n *notification) deliverTo(handler ResourceEventHandler) {
-	switch n.kind {
-	case notifyAdd:
-		handler.OnAdd(n.newObj, n.initial)
-	case notifyUpdate:
+	if n.kind == notifyUpdate {
 		handler.OnUpdate(n.oldObj, n.newObj)
-	case notifyDelete:
+	} else if n.kind == notifyAdd {
+		handler.OnAdd(n.newObj, n.initial)
+	} else if n.kind == notifyDelete {
 		handler.OnDelete(n.oldObj)
 	}
 }

@@ -27,9 +27,8 @@ const listenerDrainBatch = 64
 // informer has synced (upstream) and nothing initial is outstanding; from then
 // on it stays synced, because no later notification is initial.
 //
-// mu guards pending and stopping. resyncMu guards requestedResyncPeriod,
-// resyncPeriod and nextResync. The remaining fields are set at construction
-// or are atomics/channels.
+// mu guards pending and stopping. The remaining fields are set at
+// construction or are atomics/channels (resync is lock-free).
 type processorListener struct {
 	// handler receives the notifications.
 	handler ResourceEventHandler
@@ -66,15 +65,21 @@ type processorListener struct {
 	// checkerName is the name of the DoneChecker that HasSyncedChecker returns.
 	checkerName string
 
-	// resyncMu guards the three resync fields below.
-	resyncMu sync.Mutex
 	// requestedResyncPeriod is what the handler asked for; zero means never.
 	requestedResyncPeriod time.Duration
-	// resyncPeriod is the period in effect, derived from the request and the
-	// informer's check period; zero means never.
-	resyncPeriod time.Duration
-	// nextResync is when this listener is next due for a resync.
-	nextResync time.Time
+	// resync says when this listener is next due for a resync.
+	resync resyncSchedule
+}
+
+// resyncSchedule is a listener's resync period in effect and its next due
+// time. Both are atomics: the informer's resync check reads and advances
+// them while handlers are being added, and a listener's schedule is only
+// ever advanced by that one check.
+type resyncSchedule struct {
+	// period is the time.Duration in effect; zero means never.
+	period atomic.Int64
+	// due is the next due time, in Unix nanoseconds.
+	due atomic.Int64
 }
 
 // newProcessListener creates a listener for handler. The listener is inert
@@ -99,8 +104,8 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		synced:                make(chan struct{}),
 		checkerName:           upstream.Name() + " + event handler " + name,
 		requestedResyncPeriod: requestedResyncPeriod,
-		resyncPeriod:          resyncPeriod,
 	}
+	l.resync.period.Store(int64(resyncPeriod))
 	l.determineNextResync(now)
 	return l
 }
@@ -238,29 +243,24 @@ func (c listenerSyncChecker) Done() <-chan struct{} { return c.l.synced }
 
 // shouldResync reports whether the listener is due for a resync at now.
 func (l *processorListener) shouldResync(now time.Time) bool {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
-	return l.resyncPeriod != 0 && !now.Before(l.nextResync)
+	if l.resync.period.Load() == 0 {
+		return false
+	}
+	return now.UnixNano() >= l.resync.due.Load()
 }
 
 // determineNextResync schedules the next resync one period after now.
 func (l *processorListener) determineNextResync(now time.Time) {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
-	l.nextResync = now.Add(l.resyncPeriod)
+	period := time.Duration(l.resync.period.Load())
+	l.resync.due.Store(now.Add(period).UnixNano())
 }
 
 // setResyncPeriod changes the period in effect; the next due time is not
 // moved.
 func (l *processorListener) setResyncPeriod(resyncPeriod time.Duration) {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
-	l.resyncPeriod = resyncPeriod
+	l.resync.period.Store(int64(resyncPeriod))
 }
 
-// requestedPeriod returns the resync period the handler asked for.
-func (l *processorListener) requestedPeriod() time.Duration {
-	l.resyncMu.Lock()
-	defer l.resyncMu.Unlock()
-	return l.requestedResyncPeriod
-}
+// requestedPeriod returns the resync period the handler asked for; it never
+// changes.
+func (l *processorListener) requestedPeriod() time.Duration { return l.requestedResyncPeriod }

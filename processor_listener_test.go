@@ -305,10 +305,10 @@ func TestResyncGoesOnlyToListenersThatAreDue(t *testing.T) {
 		}
 	}
 	p.resyncCheckPeriodChanged(20 * time.Second)
-	if got := listeners[1].resyncPeriod; got != 20*time.Second {
+	if got := time.Duration(listeners[1].resync.period.Load()); got != 20*time.Second {
 		t.Fatalf("10s request under a 20s check period gives %v", got)
 	}
-	if got := listeners[0].resyncPeriod; got != 0 {
+	if got := time.Duration(listeners[0].resync.period.Load()); got != 0 {
 		t.Fatalf("zero request gives %v", got)
 	}
 }

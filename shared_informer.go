@@ -37,50 +37,43 @@ import (
 // A client falling behind delays only itself: its notifications queue up in
 // its own unbounded buffer.
 type SharedInformer interface {
-	// AddEventHandler registers handler with the informer's default resync
-	// period. One handler's notifications arrive one at a time and in
-	// order; different handlers are not coordinated. The registration can
-	// be removed again and tells whether the handler has seen its whole
-	// initial list.
-	//
-	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandler in code which supports contextual logging.
-	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithResyncPeriod registers handler asking for
-	// resyncs every resyncPeriod (zero: no resyncs). A resync re-delivers
-	// every cached object as an update of itself; it never contacts the
-	// server. An informer created without a resync period never resyncs;
-	// otherwise the period a handler gets is at least the one it asked for
-	// and may be longer, and actual intervals stretch with load.
-	//
-	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandlerWithResyncPeriod in code which supports contextual logging.
-	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// AddEventHandlerWithOptions registers handler with the settings in
-	// options (resync period, logger).
-	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler unregisters the handler of handle. Safe for
-	// concurrent use; removing again is harmless.
-	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
-	// GetStore returns the local cache.
-	GetStore() Store
-	// GetController is deprecated and does nothing useful.
-	GetController() Controller
 	// Run runs the informer until stopCh closes and returns once it stopped.
 	//
 	// Contextual logging: RunWithContext should be used instead of Run in code which uses contextual logging.
 	Run(stopCh <-chan struct{})
+
 	// RunWithContext runs the informer until ctx ends and returns once it
 	// stopped.
 	RunWithContext(ctx context.Context)
+
+	// IsStopped reports whether the informer ran and stopped. A stopped
+	// informer never runs again and accepts no new handlers.
+	IsStopped() bool
+
 	// HasSynced reports whether the cache has received at least one complete
 	// list from the server. It says nothing about resyncs, nor about
 	// whether a given handler caught up: ask its registration for that.
 	HasSynced() bool
+
 	// HasSyncedChecker is HasSynced as a DoneChecker, for WaitFor. As with
 	// HasSynced, use a registration's checker to wait for one handler.
 	HasSyncedChecker() DoneChecker
+
 	// LastSyncResourceVersion returns the resource version last seen from
 	// the server. It is not synchronised with reads of the cache.
 	LastSyncResourceVersion() string
+
+	// GetStore returns the local cache.
+	GetStore() Store
+
+	// GetController is deprecated and does nothing useful.
+	GetController() Controller
+
+	// SetTransform installs the function applied to every object before it
+	// is queued, cached and handed to handlers, e.g. to drop fields nobody
+	// reads and save memory. It fails once the informer has started. See
+	// TransformFunc for the rules it must follow.
+	SetTransform(handler TransformFunc) error
 
 	// SetWatchErrorHandler installs the function told about every error
 	// that ends a list-and-watch round; the informer then backs off and
@@ -95,15 +88,32 @@ type SharedInformer interface {
 	// function that also receives a context.
 	SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error
 
-	// SetTransform installs the function applied to every object before it
-	// is queued, cached and handed to handlers, e.g. to drop fields nobody
-	// reads and save memory. It fails once the informer has started. See
-	// TransformFunc for the rules it must follow.
-	SetTransform(handler TransformFunc) error
+	// AddEventHandler registers handler with the informer's default resync
+	// period. One handler's notifications arrive one at a time and in
+	// order; different handlers are not coordinated. The registration can
+	// be removed again and tells whether the handler has seen its whole
+	// initial list.
+	//
+	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandler in code which supports contextual logging.
+	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
 
-	// IsStopped reports whether the informer ran and stopped. A stopped
-	// informer never runs again and accepts no new handlers.
-	IsStopped() bool
+	// AddEventHandlerWithResyncPeriod registers handler asking for
+	// resyncs every resyncPeriod (zero: no resyncs). A resync re-delivers
+	// every cached object as an update of itself; it never contacts the
+	// server. An informer created without a resync period never resyncs;
+	// otherwise the period a handler gets is at least the one it asked for
+	// and may be longer, and actual intervals stretch with load.
+	//
+	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandlerWithResyncPeriod in code which supports contextual logging.
+	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+
+	// AddEventHandlerWithOptions registers handler with the settings in
+	// options (resync period, logger).
+	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
+
+	// RemoveEventHandler unregisters the handler of handle. Safe for
+	// concurrent use; removing again is harmless.
+	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 }
 
 // ResourceEventHandlerRegistration is the handle AddEventHandler returns:
@@ -114,13 +124,13 @@ type SharedInformer interface {
 // The registrations kcache returns also have a PendingNotifications() int
 // method reporting the handler's backlog.
 type ResourceEventHandlerRegistration interface {
-	// HasSynced reports if both the parent has synced and all pre-sync
-	// events have been delivered.
-	HasSynced() bool
-
 	// HasSyncedChecker reports if both the parent has synced and all pre-sync
 	// events have been delivered.
 	HasSyncedChecker() DoneChecker
+
+	// HasSynced reports if both the parent has synced and all pre-sync
+	// events have been delivered.
+	HasSynced() bool
 }
 
 // HandlerOptions are the optional settings of
@@ -138,10 +148,11 @@ type HandlerOptions struct {
 
 // SharedIndexInformer provides add and get Indexers ability based on SharedInformer.
 type SharedIndexInformer interface {
-	SharedInformer
+	GetIndexer() Indexer
+
 	// AddIndexers add indexers to the informer before it starts.
 	AddIndexers(indexers Indexers) error
-	GetIndexer() Indexer
+	SharedInformer
 }
 
 // NewSharedInformer creates a new instance for the ListerWatcher. See NewSharedIndexInformerWithOptions for full details.
@@ -290,30 +301,30 @@ func (s *sharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) er
 // SetWatchErrorHandlerWithContext sets the handler told about ListAndWatch
 // errors; it fails once the informer started.
 func (s *sharedIndexInformer) SetWatchErrorHandlerWithContext(handler WatchErrorHandlerWithContext) error {
-	s.startedMu.Lock()
-	defer s.startedMu.Unlock()
-	if s.started {
-		return errInformerStarted
-	}
-	s.watchErrorHandler = handler
-	return nil
+	return s.configureBeforeStart(func() { s.watchErrorHandler = handler })
 }
 
 // SetTransform sets the function applied to objects before they are queued;
 // it fails once the informer started.
 func (s *sharedIndexInformer) SetTransform(handler TransformFunc) error {
-	s.startedMu.Lock()
-	defer s.startedMu.Unlock()
-	if s.started {
-		return errInformerStarted
-	}
-	s.transform = handler
-	return nil
+	return s.configureBeforeStart(func() { s.transform = handler })
 }
 
 // Run runs the informer until stopCh closes.
 func (s *sharedIndexInformer) Run(stopCh <-chan struct{}) {
 	s.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// configureBeforeStart applies set under startedMu, or fails with
+// errInformerStarted once the informer has started.
+func (s *sharedIndexInformer) configureBeforeStart(set func()) error {
+	s.startedMu.Lock()
+	defer s.startedMu.Unlock()
+	if s.started {
+		return errInformerStarted
+	}
+	set()
+	return nil
 }
 
 // RunWithContext runs the informer until ctx ends. A second call, even after

@@ -39,13 +39,13 @@ func TestHandlerResyncPeriodsFollowTheInformerCheckPeriod(t *testing.T) {
 			}
 			inf.started = false
 			l := reg.(*processorListener)
-			if l.resyncPeriod != tc.wantPeriod {
-				t.Errorf("handler period %v, want %v", l.resyncPeriod, tc.wantPeriod)
+			if time.Duration(l.resync.period.Load()) != tc.wantPeriod {
+				t.Errorf("handler period %v, want %v", time.Duration(l.resync.period.Load()), tc.wantPeriod)
 			}
 			if inf.resyncCheckPeriod != tc.wantCheck {
 				t.Errorf("check period %v, want %v", inf.resyncCheckPeriod, tc.wantCheck)
 			}
-			if got := inf.processor.listeners[0].listener.resyncPeriod; got != tc.wantListeners[0] {
+			if got := time.Duration(inf.processor.listeners[0].listener.resync.period.Load()); got != tc.wantListeners[0] {
 				t.Errorf("earlier listener period %v, want %v", got, tc.wantListeners[0])
 			}
 		})

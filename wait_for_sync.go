@@ -3,9 +3,6 @@ package cache
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"slices"
-	"strings"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -112,51 +109,6 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	return true
 }
 
-// pendingCheckerNames lists the names of the checkers that are not done yet.
-func pendingCheckerNames(checkers []DoneChecker) []string {
-	var names []string
-	for _, c := range checkers {
-		if !IsDone(c) {
-			names = append(names, c.Name())
-		}
-	}
-	return names
-}
-
-// SyncResult is what a shared informer factory's WaitForCacheSyncWithContext
-// returns: which of its informers synced, and why waiting stopped if not all
-// did.
-//
-// An informer can have synced while its handlers still work through their
-// initial notifications; to wait for a handler too, WaitFor the informer's
-// HasSyncedChecker and the registration's HasSyncedChecker.
-type SyncResult struct {
-	// Err is nil when every informer synced, otherwise the cause of the
-	// context that ended the wait.
-	Err error
-
-	// Synced tells, for the object type of each informer of the factory,
-	// whether it synced.
-	Synced map[reflect.Type]bool
-}
-
-// AsError returns nil when Err is nil. Otherwise it returns an error that
-// wraps Err and names the types that did not sync, sorted and separated by
-// ", ".
-func (c SyncResult) AsError() error {
-	if c.Err == nil {
-		return nil
-	}
-	var unsynced []string
-	for t, synced := range c.Synced {
-		if !synced {
-			unsynced = append(unsynced, t.String())
-		}
-	}
-	slices.Sort(unsynced)
-	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(unsynced, ", "), c.Err)
-}
-
 // pollUntilSynced evaluates every function at once and then every
 // syncedPollPeriod; it returns true when all return true in one round and
 // false when ctx ends first.
@@ -170,4 +122,15 @@ func pollUntilSynced(ctx context.Context, cacheSyncs []InformerSynced) bool {
 		return true, nil
 	})
 	return err == nil
+}
+
+// pendingCheckerNames lists the names of the checkers that are not done yet.
+func pendingCheckerNames(checkers []DoneChecker) []string {
+	var names []string
+	for _, c := range checkers {
+		if !IsDone(c) {
+			names = append(names, c.Name())
+		}
+	}
+	return names
 }
