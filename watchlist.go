@@ -52,10 +52,9 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			continue
 		}
 		snapshot := newWatchListSnapshot(r.lentTransform())
-		var rv string
 		sink := eventSink{
 			store:                  snapshot,
-			setRV:                  func(v string) { rv = v },
+			setRV:                  snapshot.setResourceVersion,
 			stopAtInitialEventsEnd: true,
 		}
 		err = r.consumeEvents(ctx, w, &sink, nil)
@@ -79,8 +78,8 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			logger.V(4).Info("WatchList stream ended before the initial events ended, retrying", "reflector", r.label)
 			continue
 		}
-		initTrace.Step("Objects streamed", trace.Field{Key: "count", Value: snapshot.len()})
-		if err := r.installSnapshot(ctx, snapshot, rv); err != nil {
+		initTrace.Step("Objects streamed")
+		if err := r.installSnapshot(ctx, snapshot, snapshot.resourceVersion); err != nil {
 			w.Stop()
 			return nil, err
 		}
@@ -172,6 +171,8 @@ type watchListSnapshot struct {
 	next int
 	// live counts the non-nil positions.
 	live int
+	// resourceVersion is the latest version the stream reported.
+	resourceVersion string
 }
 
 // snapshotChunk is the number of objects per chunk.
@@ -249,6 +250,11 @@ func (s *watchListSnapshot) Replace([]interface{}, string) error {
 // Resync does nothing.
 func (s *watchListSnapshot) Resync() error {
 	return nil
+}
+
+// setResourceVersion records the version of the latest applied event.
+func (s *watchListSnapshot) setResourceVersion(rv string) {
+	s.resourceVersion = rv
 }
 
 // len is the number of objects in the snapshot.
