@@ -73,7 +73,7 @@ func (r *Reflector) list(ctx context.Context) error {
 	items, listRV, transformed := state.items, state.resourceVersion, state.transformed
 	state = listedState{}
 	if err := r.replaceStore(items, listRV, transformed); err != nil {
-		return fmt.Errorf("unable to sync list result: %w", err)
+		return fmt.Errorf("unable to sync list result: %v", err)
 	}
 	initTrace.Step("SyncWith done")
 	r.setLastSyncResourceVersion(listRV)
@@ -240,7 +240,7 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (string, string, error) {
 	listMeta, err := meta.ListAccessor(page)
 	if err != nil {
-		return "", "", fmt.Errorf("unable to understand list result %#v: %v", page, err)
+		return "", "", fmt.Errorf("returned object must be a list: %v", err)
 	}
 	items, err := meta.ExtractListWithAlloc(page)
 	if err != nil {
