@@ -102,8 +102,9 @@ type Object struct {
 	Namespace string `json:"namespace"`
 	// ResourceVersion of the object.
 	ResourceVersion string `json:"rv"`
-	// Kind is "Pod" (default), "Node" (a wrong type) or "Unstructured"
-	// (an unstructured object of APIVersion/UKind).
+	// Kind is "Pod" (default), "Node" (a wrong type), "Status" (an object
+	// without object metadata) or "Unstructured" (an unstructured object of
+	// APIVersion/UKind).
 	Kind string `json:"kind"`
 	// APIVersion and UKind of an unstructured object (default v1 / Pod).
 	APIVersion string `json:"apiVersion"`
