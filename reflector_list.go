@@ -235,28 +235,27 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 
 // absorbPage appends the items of page to state (transformed when the
 // fetcher has a transform) and returns the page's continue token and
-// resource version. The page itself is not retained: items are copied out
-// of its slice.
+// resource version. The page itself is not retained: each item is copied
+// out of its slice as it is visited.
 func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (string, string, error) {
 	listMeta, err := meta.ListAccessor(page)
 	if err != nil {
 		return "", "", fmt.Errorf("returned object must be a list: %v", err)
 	}
-	items, err := meta.ExtractListWithAlloc(page)
-	if err != nil {
-		return "", "", fmt.Errorf("unable to understand list result %#v (%v)", page, err)
-	}
 	if state.items == nil {
-		state.items = make([]interface{}, 0, len(items))
+		state.items = make([]interface{}, 0, meta.LenList(page))
 	}
 	state.transformed = p.transform != nil
-	for i, item := range items {
+	err = meta.EachListItemWithAlloc(page, func(item runtime.Object) error {
 		obj, err := p.transformItem(item)
 		if err != nil {
-			return "", "", err
+			return err
 		}
 		state.items = append(state.items, obj)
-		items[i] = nil
+		return nil
+	})
+	if err != nil {
+		return "", "", err
 	}
 	return listMeta.GetContinue(), listMeta.GetResourceVersion(), nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -163,8 +164,10 @@ func (r *Reflector) checkSnapshotConsistency(ctx context.Context, snapshot *watc
 type watchListSnapshot struct {
 	// transform, when set, is applied to every added or updated object.
 	transform TransformFunc
-	// slot maps a key to its position (chunk*snapshotChunk + offset).
-	slot map[string]int
+	// slot maps namespace, then name, to the object's position
+	// (chunk*snapshotChunk + offset). Two levels avoid building a
+	// namespace/name string per event.
+	slot map[string]map[string]int
 	// chunks hold the latest object per position; deleted keys leave nil.
 	chunks [][]interface{}
 	// next is the position the next new key gets.
@@ -175,13 +178,30 @@ type watchListSnapshot struct {
 	resourceVersion string
 }
 
+// snapshotKey identifies an object in a snapshot: the same identity as the
+// namespace/name key, without building the string.
+type snapshotKey struct {
+	namespace, name string
+}
+
+// snapshotKeyOf returns obj's identity, or a KeyError when obj has no
+// object metadata. Snapshots only see watch event objects, never
+// DeletedFinalStateUnknown tombstones.
+func snapshotKeyOf(obj interface{}) (snapshotKey, error) {
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		return snapshotKey{}, KeyError{Obj: obj, Err: err}
+	}
+	return snapshotKey{namespace: accessor.GetNamespace(), name: accessor.GetName()}, nil
+}
+
 // snapshotChunk is the number of objects per chunk.
 const snapshotChunk = 8192
 
 // newWatchListSnapshot returns an empty snapshot applying transform (nil
 // for none).
 func newWatchListSnapshot(transform TransformFunc) *watchListSnapshot {
-	return &watchListSnapshot{transform: transform, slot: map[string]int{}}
+	return &watchListSnapshot{transform: transform, slot: map[string]map[string]int{}}
 }
 
 // Add stores obj (transformed) under its key.
@@ -203,15 +223,20 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 		}
 		obj = transformed
 	}
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	key, err := snapshotKeyOf(obj)
 	if err != nil {
-		return KeyError{Obj: obj, Err: err}
+		return err
 	}
-	pos, ok := s.slot[key]
+	names := s.slot[key.namespace]
+	if names == nil {
+		names = map[string]int{}
+		s.slot[key.namespace] = names
+	}
+	pos, ok := names[key.name]
 	if !ok {
 		pos = s.next
 		s.next++
-		s.slot[key] = pos
+		names[key.name] = pos
 		if pos%snapshotChunk == 0 {
 			s.chunks = append(s.chunks, make([]interface{}, snapshotChunk))
 		}
@@ -226,11 +251,11 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 
 // Delete removes the object stored under obj's key, if any.
 func (s *watchListSnapshot) Delete(obj interface{}) error {
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	key, err := snapshotKeyOf(obj)
 	if err != nil {
-		return KeyError{Obj: obj, Err: err}
+		return err
 	}
-	pos, ok := s.slot[key]
+	pos, ok := s.slot[key.namespace][key.name]
 	if !ok {
 		return nil
 	}
