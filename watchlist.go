@@ -80,11 +80,12 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			continue
 		}
 		initTrace.Step("Objects streamed")
+		streamed := snapshot.len()
 		if err := r.installSnapshot(ctx, snapshot, snapshot.resourceVersion); err != nil {
 			w.Stop()
 			return nil, err
 		}
-		r.metrics.observeList(r.clock.Since(start).Seconds(), snapshot.len())
+		r.metrics.observeList(r.clock.Since(start).Seconds(), streamed)
 		return w, nil
 	}
 }
