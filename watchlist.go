@@ -159,8 +159,8 @@ func (r *Reflector) checkSnapshotConsistency(ctx context.Context, snapshot *watc
 
 // watchListSnapshot is the temporary store a WatchList stream fills: the
 // latest object per key, in first-arrival order, transformed with the real
-// store's transform when that store has one. Objects live in fixed-size
-// chunks so that growing never copies; release flattens them once. It is
+// store's transform when that store has one. Objects live in chunks of
+// growing size so that growing never copies; release flattens them once. It is
 // used by one goroutine at a time.
 type watchListSnapshot struct {
 	// transform, when set, is applied to every added or updated object.
@@ -171,8 +171,6 @@ type watchListSnapshot struct {
 	slot map[string]map[string]int
 	// chunks hold the latest object per position; deleted keys leave nil.
 	chunks [][]interface{}
-	// next is the position the next new key gets.
-	next int
 	// live counts the non-nil positions.
 	live int
 	// resourceVersion is the latest version the stream reported.
@@ -196,8 +194,25 @@ func snapshotKeyOf(obj interface{}) (snapshotKey, error) {
 	return snapshotKey{namespace: accessor.GetNamespace(), name: accessor.GetName()}, nil
 }
 
-// snapshotChunk is the number of objects per chunk.
+// snapshotChunk is the largest number of objects per chunk. Chunks start at
+// 16 objects and double up to it, so a small stream allocates little.
 const snapshotChunk = 8192
+
+// newPosition appends an empty cell and returns its position, encoded as
+// chunk*snapshotChunk + offset whatever the chunk's own capacity.
+func (s *watchListSnapshot) newPosition() int {
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last]) == cap(s.chunks[last]) {
+		size := 16
+		if last >= 0 {
+			size = min(2*cap(s.chunks[last]), snapshotChunk)
+		}
+		s.chunks = append(s.chunks, make([]interface{}, 0, size))
+		last++
+	}
+	s.chunks[last] = append(s.chunks[last], nil)
+	return last*snapshotChunk + len(s.chunks[last]) - 1
+}
 
 // newWatchListSnapshot returns an empty snapshot applying transform (nil
 // for none).
@@ -235,12 +250,8 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 	}
 	pos, ok := names[key.name]
 	if !ok {
-		pos = s.next
-		s.next++
+		pos = s.newPosition()
 		names[key.name] = pos
-		if pos%snapshotChunk == 0 {
-			s.chunks = append(s.chunks, make([]interface{}, snapshotChunk))
-		}
 	}
 	cell := &s.chunks[pos/snapshotChunk][pos%snapshotChunk]
 	if *cell == nil {
@@ -305,6 +316,6 @@ func (s *watchListSnapshot) items() []interface{} {
 // and empties the snapshot so that the caller's list is the only reference.
 func (s *watchListSnapshot) release() ([]interface{}, bool) {
 	items := s.items()
-	s.chunks, s.slot, s.next, s.live = nil, nil, 0, 0
+	s.chunks, s.slot, s.live = nil, nil, 0
 	return items, s.transform != nil
 }
