@@ -37,6 +37,10 @@ type listedState struct {
 	paginated bool
 	// transformed is true when items went through the store's transformer.
 	transformed bool
+	// transformErr is the first error of the transform; the list is then
+	// fetched to the end (the same requests as when the store transforms)
+	// but not handed to the store.
+	transformErr error
 }
 
 // list brings the store to the server's current state with one paged List
@@ -69,6 +73,10 @@ func (r *Reflector) list(ctx context.Context) error {
 	}
 	r.setResourceVersionUnavailable(false)
 	r.metrics.observeList(r.clock.Since(start).Seconds(), len(state.items))
+	if state.transformErr != nil {
+		// What the store's Replace would have failed with.
+		return fmt.Errorf("unable to sync list result: %v", state.transformErr)
+	}
 	// The store takes ownership of the items; keep no reference to them.
 	items, listRV, transformed := state.items, state.resourceVersion, state.transformed
 	state = listedState{}
@@ -132,6 +140,8 @@ type pageFetcher struct {
 	collected collectedObjects
 	// visit is collect as a function value, made once.
 	visit func(item runtime.Object) error
+	// transformErr is the first transform error of the fetch in progress.
+	transformErr error
 }
 
 // newPageFetcher prepares the requests of one list operation.
@@ -190,7 +200,7 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 		options.Limit = p.pageSize
 	}
 	original := options
-	p.collected = collectedObjects{}
+	p.collected, p.transformErr = collectedObjects{}, nil
 	var state listedState
 	for first := true; ; first = false {
 		page, err := p.list(options)
@@ -208,7 +218,7 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 			state.resourceVersion = rv
 		}
 		if next == "" {
-			state.items = p.collected.take()
+			state.items, state.transformErr = p.collected.take(), p.transformErr
 			return state, nil
 		}
 		options.Continue = next
@@ -228,7 +238,7 @@ func isResourceExpiredOnLaterPage(err error, options metav1.ListOptions) bool {
 func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) (listedState, error) {
 	original.Limit = 0
 	original.Continue = ""
-	p.collected = collectedObjects{}
+	p.collected, p.transformErr = collectedObjects{}, nil
 	page, err := p.list(original)
 	if err != nil {
 		return listedState{}, err
@@ -239,7 +249,7 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 		return listedState{}, err
 	}
 	state.resourceVersion = rv
-	state.items = p.collected.take()
+	state.items, state.transformErr = p.collected.take(), p.transformErr
 	return state, nil
 }
 
@@ -261,13 +271,20 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (strin
 }
 
 // collect transforms one listed object (when the fetcher has a transform)
-// and adds it to the collected objects. p.visit is this method, bound once.
+// and adds it to the collected objects. After a transform error it only
+// records the first error and drops objects. p.visit is this method, bound
+// once.
 func (p *pageFetcher) collect(item runtime.Object) error {
+	if p.transformErr != nil {
+		return nil
+	}
 	var obj interface{} = item
 	if p.transform != nil {
 		transformed, err := p.transform(item)
 		if err != nil {
-			return fmt.Errorf("transforming listed object: %w", err)
+			p.transformErr = err
+			p.collected = collectedObjects{}
+			return nil
 		}
 		obj = transformed
 	}

@@ -1,7 +1,14 @@
 package cache
 
 import (
+	"errors"
+	"strings"
 	"testing"
+
+	"go.uber.org/goleak"
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/kcache-go/cache/internal/reflectortest"
 )
 
 func TestCollectedObjectsKeepOrderAcrossChunksAndHandOverAnExactSlice(t *testing.T) {
@@ -48,5 +55,60 @@ func TestCollectedObjectsKeepOrderAcrossChunksAndHandOverAnExactSlice(t *testing
 				t.Fatal("take must empty the collector")
 			}
 		})
+	}
+}
+
+// failingTransformStore is a kcache-style store whose transform fails on
+// the object named "b".
+type failingTransformStore struct {
+	*reflectortest.Recorder
+	replaces *int
+}
+
+func (s failingTransformStore) Transformer() TransformFunc {
+	return func(obj interface{}) (interface{}, error) {
+		if obj.(*v1.Pod).Name == "b" {
+			return nil, errors.New("cannot shrink b")
+		}
+		return obj, nil
+	}
+}
+
+func (s failingTransformStore) replaceTransformed(list []interface{}, rv string) error {
+	*s.replaces++
+	return s.Recorder.ReplaceTransformed(list, rv)
+}
+
+func TestTransformErrorDuringAPagedListFetchesEveryPageAndFailsLikeTheStoresReplace(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	sc := reflectortest.Scenario{
+		Name: "transform-error",
+		Lists: []reflectortest.ListStep{
+			{ResourceVersion: "10", Continue: "t1", Items: []reflectortest.Object{{Name: "a", ResourceVersion: "1"}}},
+			{ResourceVersion: "10", Continue: "t2", Items: []reflectortest.Object{{Name: "b", ResourceVersion: "2"}}},
+			{ResourceVersion: "10", Items: []reflectortest.Object{{Name: "c", ResourceVersion: "3"}}},
+		},
+		Rounds: 1,
+	}
+	var replaces int
+	wrap := func(r *reflectortest.Recorder) ReflectorStore {
+		return failingTransformStore{Recorder: r, replaces: &replaces}
+	}
+	got := reflectortest.Play(sc, false, buildReflector(false, wrap))
+	lists := 0
+	for _, line := range got.Trace {
+		if strings.HasPrefix(line, "LIST") {
+			lists++
+		}
+	}
+	if lists != 3 {
+		t.Errorf("made %d list requests, want all 3 pages", lists)
+	}
+	if replaces != 0 || len(got.Final) != 0 {
+		t.Errorf("the store was replaced %d times and holds %v, want nothing", replaces, got.Final)
+	}
+	last := got.Trace[len(got.Trace)-1]
+	if !strings.Contains(last, "unable to sync list result: cannot shrink b") {
+		t.Errorf("round ended with %q, want the store-style sync error", last)
 	}
 }
