@@ -98,10 +98,10 @@ type BookmarkInfo struct {
 	ResourceVersion string
 }
 
-// batchable reports whether a delta of type t concerns a single object and so
+// perObject reports whether a delta of type t concerns a single object and so
 // may travel in a PopBatch batch. Queue-wide deltas (ReplacedAll, SyncAll,
 // Bookmark) are always handed over on their own.
-func (t DeltaType) batchable() bool {
+func (t DeltaType) perObject() bool {
 	switch t {
 	case ReplacedAll, SyncAll, Bookmark:
 		return false

@@ -2,8 +2,8 @@ package cache
 
 import (
 	"fmt"
-	"sync"
 
+	"github.com/go-logr/logr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -12,8 +12,9 @@ import (
 // left zero.
 type DeltaFIFOOptions struct {
 	// Logger replaces klog.Background() for the queue's diagnostics; the
-	// queue's name is added to it.
-	Logger *klog.Logger
+	// queue's name is added to it. (klog.Logger is an alias of
+	// logr.Logger.)
+	Logger *logr.Logger
 
 	// Name replaces the default name "DeltaFIFO".
 	Name string
@@ -37,6 +38,13 @@ type DeltaFIFOOptions struct {
 	// TransformFunc.
 	Transformer TransformFunc
 }
+
+// DeltaFIFO is a Queue, a TransformingStore and its own DoneChecker.
+var (
+	_ Queue             = &DeltaFIFO{}
+	_ TransformingStore = &DeltaFIFO{}
+	_ DoneChecker       = &DeltaFIFO{}
+)
 
 // DeltaFIFO is the compatibility queue: it accumulates, per key, every
 // change since the key was last popped, and Pop hands the consumer the whole
@@ -62,18 +70,13 @@ type DeltaFIFOOptions struct {
 // cond (on lock) wakes a waiting Pop. The other fields are set by the
 // constructor and never change. Pop runs process under lock.
 type DeltaFIFO struct {
-	// lock guards the mutable state listed above.
-	lock sync.Mutex
-	// cond signals Pop when a key is queued or the queue closes.
-	cond sync.Cond
+	// queueCore holds the lock, the consumer's condition, closed and
+	// the initial population, with Close, IsClosed, HasSynced and Done.
+	queueCore
 	// items maps a queued key to its accumulated deltas, oldest first.
 	items map[string]Deltas
 	// order holds the queued keys, each once, in the order they were queued.
 	order queueRing[string]
-	// population tracks HasSynced.
-	population initialPopulation
-	// closed is set by Close.
-	closed bool
 
 	// name identifies the queue in logs and as a DoneChecker.
 	name string
@@ -89,12 +92,6 @@ type DeltaFIFO struct {
 	// transformer, when set, is applied to objects before they are queued.
 	transformer TransformFunc
 }
-
-var (
-	_ Queue             = &DeltaFIFO{}
-	_ TransformingStore = &DeltaFIFO{}
-	_ DoneChecker       = &DeltaFIFO{}
-)
 
 // NewDeltaFIFO returns a DeltaFIFO with the given key function and known
 // objects (may be nil). Its Replace gives listed objects Sync deltas, so a
@@ -133,21 +130,12 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 		logger = *opts.Logger
 	}
 	f.logger = logger
-	f.cond.L = &f.lock
-	f.population.init()
+	f.setUp()
 	return f
 }
 
 // Name is the DoneChecker name: Name from the options, else "DeltaFIFO".
 func (f *DeltaFIFO) Name() string { return f.name }
-
-// Done is the DoneChecker channel, closed when HasSynced turns true.
-func (f *DeltaFIFO) Done() <-chan struct{} { return f.population.doneChan() }
-
-// HasSynced reports whether the keys queued by the first Replace have all
-// been popped (true at once if an Add, Update or Delete came first). It never
-// takes the queue's lock.
-func (f *DeltaFIFO) HasSynced() bool { return f.population.hasSynced() }
 
 // HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *DeltaFIFO) HasSyncedChecker() DoneChecker { return f }
@@ -277,22 +265,6 @@ func collapseDeletions(d Deltas) Deltas {
 	}
 	d[n-1] = Delta{}
 	return d[:n-1]
-}
-
-// IsClosed reports whether Close was called.
-func (f *DeltaFIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
-}
-
-// Close marks the queue closed: a Pop waiting on an empty queue returns
-// ErrFIFOClosed. Writes are still accepted and queued keys still pop.
-func (f *DeltaFIFO) Close() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.closed = true
-	f.cond.Broadcast()
 }
 
 // Pop waits for a queued key (or for Close on an empty queue:

@@ -3,7 +3,6 @@ package cache
 import (
 	"errors"
 	"slices"
-	"sync"
 )
 
 // PopProcessFunc is what a consumer passes to Pop: it receives the popped
@@ -83,18 +82,13 @@ type QueueWithBatch interface {
 // population; cond (on lock) wakes Pop when an item arrives or the queue
 // closes.
 type FIFO struct {
-	// lock guards every field below except keyFunc.
-	lock sync.Mutex
-	// cond signals waiting Pop calls; its Locker is &lock.
-	cond sync.Cond
+	// queueCore holds the lock, the consumer's condition, closed and
+	// the initial population, with Close, IsClosed, HasSynced and Done.
+	queueCore
 	// items maps a key to the latest object added under it.
 	items map[string]interface{}
 	// order holds the keys to process, oldest first.
 	order queueRing[string]
-	// population tracks HasSynced.
-	population initialPopulation
-	// closed is set by Close.
-	closed bool
 	// keyFunc computes an object's key; immutable.
 	keyFunc KeyFunc
 }
@@ -107,8 +101,7 @@ var (
 // NewFIFO returns an empty FIFO keyed by keyFunc.
 func NewFIFO(keyFunc KeyFunc) *FIFO {
 	f := &FIFO{items: map[string]interface{}{}, keyFunc: keyFunc}
-	f.cond.L = &f.lock
-	f.population.init()
+	f.setUp()
 	return f
 }
 
@@ -121,18 +114,11 @@ func (f *FIFO) keyOf(obj interface{}) (string, error) {
 	return key, nil
 }
 
-// HasSynced reports whether the keys of the first Replace have all been
-// popped (true at once if an Add, Update or Delete came first). Lock-free.
-func (f *FIFO) HasSynced() bool { return f.population.hasSynced() }
-
 // HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *FIFO) HasSyncedChecker() DoneChecker { return f }
 
 // Name is the DoneChecker name: "FIFO".
 func (f *FIFO) Name() string { return "FIFO" }
-
-// Done is the DoneChecker channel, closed when HasSynced turns true.
-func (f *FIFO) Done() <-chan struct{} { return f.population.doneChan() }
 
 // Add stores obj as its key's latest object, queueing the key unless it has
 // an object already (and so is queued).
@@ -173,22 +159,6 @@ func (f *FIFO) Delete(obj interface{}) error {
 	f.population.markPopulatedLocked()
 	delete(f.items, key)
 	return nil
-}
-
-// IsClosed reports whether Close was called.
-func (f *FIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
-}
-
-// Close marks the FIFO closed: a Pop waiting on an empty FIFO returns
-// ErrFIFOClosed. Writes are still accepted and queued objects still pop.
-func (f *FIFO) Close() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.closed = true
-	f.cond.Broadcast()
 }
 
 // Pop waits for a queued key with an object, removes both, runs process on

@@ -2,8 +2,8 @@ package cache
 
 import (
 	"fmt"
-	"sync"
 
+	"github.com/go-logr/logr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
@@ -18,8 +18,9 @@ const realFIFOSmallBatch = 16
 // RealFIFOOptions configures NewRealFIFOWithOptions.
 type RealFIFOOptions struct {
 	// Logger replaces klog.Background() for the queue's diagnostics; the
-	// queue's name is added to it.
-	Logger *klog.Logger
+	// queue's name is added to it. (klog.Logger is an alias of
+	// logr.Logger.)
+	Logger *logr.Logger
 
 	// Name replaces the default name "RealFIFO" when Identifier has none.
 	Name string
@@ -38,14 +39,11 @@ type RealFIFOOptions struct {
 	Transformer TransformFunc
 
 	// AtomicEvents makes Replace and Resync queue a single ReplacedAll or
-	// SyncAll delta instead of one delta per object. Requires KnownObjects
-	// to be nil.
-	AtomicEvents bool
-
-	// UnlockWhileProcessing releases the queue's lock while the consumer's
-	// process function runs, so that producers never wait for a slow
-	// consumer. Requires AtomicEvents.
-	UnlockWhileProcessing bool
+	// SyncAll delta instead of one delta per object; it requires
+	// KnownObjects to be nil. UnlockWhileProcessing releases the queue's
+	// lock while the consumer's process function runs, so that producers
+	// never wait for a slow consumer; it requires AtomicEvents.
+	AtomicEvents, UnlockWhileProcessing bool
 
 	// Identifier names the queue for metrics and logs. Its zero value
 	// publishes no metrics.
@@ -71,25 +69,21 @@ type RealFIFOOptions struct {
 // it, Replace and Resync expand into per-object Deleted/Replaced/Sync deltas
 // computed against the queue and KnownObjects.
 //
-// Invariants: pending holds the undelivered deltas oldest first, each with
-// the key of its object ("" for the queue-wide ReplacedAll, SyncAll and
-// Bookmark deltas); a Pop or PopBatch removes deltas from the head only.
+// Invariants: pending holds the undelivered deltas oldest first, each
+// per-object delta with the key of its object (queue-wide ReplacedAll,
+// SyncAll and Bookmark deltas have no key); a Pop or PopBatch removes
+// deltas from the head only.
 //
 // Locking: lock guards pending, closed, batchKeys and population's Locked
 // part; cond (on lock) wakes a waiting consumer. All other fields are set by
 // the constructor and never change. With UnlockWhileProcessing the lock is
 // released while the single consumer runs its process function.
 type RealFIFO struct {
-	// lock guards the mutable state listed above.
-	lock sync.Mutex
-	// cond signals a consumer waiting for deltas or for Close.
-	cond sync.Cond
+	// queueCore holds the lock, the consumer's condition, closed and
+	// the initial population, with Close, IsClosed, HasSynced and Done.
+	queueCore
 	// pending holds the queued deltas with their keys, oldest first.
 	pending queueRing[realFIFOEntry]
-	// population tracks HasSynced.
-	population initialPopulation
-	// closed is set by Close.
-	closed bool
 	// batchKeys is PopBatch's scratch set of the keys in the batch being
 	// cut; allocated by the first batch that outgrows a linear scan.
 	batchKeys map[string]struct{}
@@ -122,7 +116,7 @@ type RealFIFO struct {
 type realFIFOEntry struct {
 	// delta is what Pop hands to the consumer.
 	delta Delta
-	// key is the object's key, or "" for a queue-wide delta.
+	// key is the object's key; unused for a queue-wide delta.
 	key string
 }
 
@@ -137,18 +131,15 @@ var (
 //
 // Deprecated: Use NewRealFIFOWithOptions instead.
 func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer TransformFunc) *RealFIFO {
-	return NewRealFIFOWithOptions(RealFIFOOptions{
-		KeyFunction:  keyFunc,
-		KnownObjects: knownObjects,
-		Transformer:  transformer,
-	})
+	opts := RealFIFOOptions{KeyFunction: keyFunc}
+	opts.KnownObjects, opts.Transformer = knownObjects, transformer
+	return NewRealFIFOWithOptions(opts)
 }
 
 // NewRealFIFOWithOptions returns an empty RealFIFO configured by opts. It
-// panics, as client-go does,
-// on option combinations that cannot work: UnlockWhileProcessing or
-// EmitDeltaTypeBookmark without AtomicEvents, and KnownObjects given with
-// AtomicEvents or missing without it.
+// panics, as client-go does, on option combinations that cannot work:
+// UnlockWhileProcessing or EmitDeltaTypeBookmark without AtomicEvents, and
+// KnownObjects given with AtomicEvents or missing without it.
 func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	if err := validateRealFIFOOptions(&opts); err != "" {
 		panic(err)
@@ -172,8 +163,7 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 		logger = *opts.Logger
 	}
 	f.logger = logger
-	f.cond.L = &f.lock
-	f.population.init()
+	f.setUp()
 	return f
 }
 
@@ -231,15 +221,6 @@ func (f *RealFIFO) transform(obj interface{}) (interface{}, error) {
 // Name is the DoneChecker name: the identifier's, else Name, else
 // "RealFIFO".
 func (f *RealFIFO) Name() string { return f.name }
-
-// Done is the DoneChecker channel, closed when HasSynced turns true.
-func (f *RealFIFO) Done() <-chan struct{} { return f.population.doneChan() }
-
-// HasSynced reports whether the deltas of the first Replace have all been
-// popped and processed (true at once if an Add, Update or Delete came
-// first). It never takes the queue's lock, so a process function may call
-// it.
-func (f *RealFIFO) HasSynced() bool { return f.population.hasSynced() }
 
 // HasSyncedChecker returns f itself: done when HasSynced turns true.
 func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f }
@@ -330,8 +311,8 @@ func (f *RealFIFO) Resync() error {
 func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
 	keys := make(map[string]struct{}, f.pending.len())
 	for i := 0; i < f.pending.len(); i++ {
-		if k := f.pending.at(i).key; k != "" {
-			keys[k] = struct{}{}
+		if e := f.pending.at(i); e.delta.Type.perObject() {
+			keys[e.key] = struct{}{}
 		}
 	}
 	return keys
@@ -438,8 +419,8 @@ func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]
 	var order []queuedNewest
 	for i := 0; i < f.pending.len(); i++ {
 		e := f.pending.at(i)
-		if e.key == "" {
-			continue
+		if !e.delta.Type.perObject() {
+			continue // queue-wide delta: no object
 		}
 		if at, seen := byKey[e.key]; seen {
 			order[at].newest = e.delta
@@ -487,22 +468,6 @@ func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
 			key:   key,
 		})
 	}
-}
-
-// IsClosed reports whether Close was called.
-func (f *RealFIFO) IsClosed() bool {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	return f.closed
-}
-
-// Close the queue. A consumer blocked in Pop or PopBatch on an empty queue
-// wakes and gets ErrFIFOClosed; deltas still queued are popped as usual.
-func (f *RealFIFO) Close() {
-	f.lock.Lock()
-	defer f.lock.Unlock()
-	f.closed = true
-	f.cond.Broadcast()
 }
 
 // waitLocked blocks until a delta is queued (true) or the queue is closed
@@ -584,7 +549,7 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // batchLenLocked returns how many deltas from the head form the next batch
 // (at least one; the queue is not empty).
 func (f *RealFIFO) batchLenLocked() int {
-	if !f.pending.at(0).delta.Type.batchable() {
+	if !f.pending.at(0).delta.Type.perObject() {
 		return 1
 	}
 	limit := min(f.batchSize, f.pending.len())
@@ -594,7 +559,7 @@ func (f *RealFIFO) batchLenLocked() int {
 	n := 1
 	for ; n < limit; n++ {
 		e := f.pending.at(n)
-		if !e.delta.Type.batchable() || f.batchHasKeyLocked(n, e.key) {
+		if !e.delta.Type.perObject() || f.batchHasKeyLocked(n, e.key) {
 			break
 		}
 	}

@@ -187,3 +187,57 @@ func queueKCDeltaText(d *kc.Delta) string {
 	}
 	return string(d.Type) + ":" + queueRender(d.Object)
 }
+
+// TestFailedFirstWritesSyncTheQueuesExactlyWhenClientGoDoes compares
+// HasSynced after a first write that fails on its key, for each queue and
+// write: some count as the population, some do not.
+func TestFailedFirstWritesSyncTheQueuesExactlyWhenClientGoDoes(t *testing.T) {
+	type writes struct{ add, update, del func(interface{}) error }
+	type queues struct {
+		name   string
+		cg, kc func() (writes, func() bool)
+	}
+	cases := []queues{
+		{"FIFO",
+			func() (writes, func() bool) {
+				f := cg.NewFIFO(cg.MetaNamespaceKeyFunc)
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			},
+			func() (writes, func() bool) {
+				f := kc.NewFIFO(kc.MetaNamespaceKeyFunc)
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			}},
+		{"DeltaFIFO",
+			func() (writes, func() bool) {
+				f := cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{})
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			},
+			func() (writes, func() bool) {
+				f := kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{})
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			}},
+		{"RealFIFO",
+			func() (writes, func() bool) {
+				f := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: true})
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			},
+			func() (writes, func() bool) {
+				f := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{AtomicEvents: true})
+				return writes{f.Add, f.Update, f.Delete}, f.HasSynced
+			}},
+	}
+	for _, q := range cases {
+		for _, op := range []string{"Add", "Update", "Delete"} {
+			t.Run(q.name+"/"+op, func(t *testing.T) {
+				run := func(make func() (writes, func() bool)) string {
+					w, synced := make()
+					call := map[string]func(interface{}) error{"Add": w.add, "Update": w.update, "Delete": w.del}[op]
+					return queueRenderErr(call(42)) + fmt.Sprintf(" synced=%v", synced())
+				}
+				if want, got := run(q.cg), run(q.kc); want != got {
+					t.Fatalf("client-go: %s\nkcache:    %s", want, got)
+				}
+			})
+		}
+	}
+}
