@@ -37,6 +37,10 @@ type listedState struct {
 	paginated bool
 	// transformed is true when items went through the store's transformer.
 	transformed bool
+	// transformErr is the first error of the transform; the list is then
+	// fetched to the end (the same requests as when the store transforms)
+	// but not handed to the store.
+	transformErr error
 }
 
 // list brings the store to the server's current state with one paged List
@@ -69,11 +73,15 @@ func (r *Reflector) list(ctx context.Context) error {
 	}
 	r.setResourceVersionUnavailable(false)
 	r.metrics.observeList(r.clock.Since(start).Seconds(), len(state.items))
+	if state.transformErr != nil {
+		// What the store's Replace would have failed with.
+		return fmt.Errorf("unable to sync list result: %v", state.transformErr)
+	}
 	// The store takes ownership of the items; keep no reference to them.
 	items, listRV, transformed := state.items, state.resourceVersion, state.transformed
 	state = listedState{}
 	if err := r.replaceStore(items, listRV, transformed); err != nil {
-		return fmt.Errorf("unable to sync list result: %w", err)
+		return fmt.Errorf("unable to sync list result: %v", err)
 	}
 	initTrace.Step("SyncWith done")
 	r.setLastSyncResourceVersion(listRV)
@@ -128,17 +136,25 @@ type pageFetcher struct {
 	pageSize int64
 	// transform, when set, is applied to every item as its page arrives.
 	transform TransformFunc
+	// collected accumulates the objects of the fetch in progress.
+	collected collectedObjects
+	// visit is collect as a function value, made once.
+	visit func(item runtime.Object) error
+	// transformErr is the first transform error of the fetch in progress.
+	transformErr error
 }
 
 // newPageFetcher prepares the requests of one list operation.
 func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFetcher {
-	return &pageFetcher{
+	p := &pageFetcher{
 		list: func(options metav1.ListOptions) (runtime.Object, error) {
 			return r.source.ListWithContext(ctx, options)
 		},
 		pageSize:  pageSize,
 		transform: r.storeTransformer(),
 	}
+	p.visit = p.collect
+	return p
 }
 
 // fetchResult carries the outcome of a fetch out of its goroutine.
@@ -184,6 +200,7 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 		options.Limit = p.pageSize
 	}
 	original := options
+	p.collected, p.transformErr = collectedObjects{}, nil
 	var state listedState
 	for first := true; ; first = false {
 		page, err := p.list(options)
@@ -201,6 +218,7 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 			state.resourceVersion = rv
 		}
 		if next == "" {
+			state.items, state.transformErr = p.collected.take(), p.transformErr
 			return state, nil
 		}
 		options.Continue = next
@@ -220,6 +238,7 @@ func isResourceExpiredOnLaterPage(err error, options metav1.ListOptions) bool {
 func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) (listedState, error) {
 	original.Limit = 0
 	original.Continue = ""
+	p.collected, p.transformErr = collectedObjects{}, nil
 	page, err := p.list(original)
 	if err != nil {
 		return listedState{}, err
@@ -230,45 +249,100 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 		return listedState{}, err
 	}
 	state.resourceVersion = rv
+	state.items, state.transformErr = p.collected.take(), p.transformErr
 	return state, nil
 }
 
-// absorbPage appends the items of page to state (transformed when the
-// fetcher has a transform) and returns the page's continue token and
-// resource version. The page itself is not retained: items are copied out
-// of its slice.
+// absorbPage adds the items of page to state as one more page of objects
+// (transformed when the fetcher has a transform) and returns the page's
+// continue token and resource version. The page itself is not retained:
+// each item is copied out of its slice as it is visited.
 func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (string, string, error) {
 	listMeta, err := meta.ListAccessor(page)
 	if err != nil {
-		return "", "", fmt.Errorf("unable to understand list result %#v: %v", page, err)
-	}
-	items, err := meta.ExtractListWithAlloc(page)
-	if err != nil {
-		return "", "", fmt.Errorf("unable to understand list result %#v (%v)", page, err)
-	}
-	if state.items == nil {
-		state.items = make([]interface{}, 0, len(items))
+		return "", "", fmt.Errorf("returned object must be a list: %v", err)
 	}
 	state.transformed = p.transform != nil
-	for i, item := range items {
-		obj, err := p.transformItem(item)
-		if err != nil {
-			return "", "", err
-		}
-		state.items = append(state.items, obj)
-		items[i] = nil
+	p.collected.expect(meta.LenList(page))
+	if err := meta.EachListItemWithAlloc(page, p.visit); err != nil {
+		return "", "", err
 	}
 	return listMeta.GetContinue(), listMeta.GetResourceVersion(), nil
 }
 
-// transformItem applies the fetcher's transform to one listed object.
-func (p *pageFetcher) transformItem(item runtime.Object) (interface{}, error) {
-	if p.transform == nil {
-		return item, nil
+// collect transforms one listed object (when the fetcher has a transform)
+// and adds it to the collected objects. After a transform error it only
+// records the first error and drops objects. p.visit is this method, bound
+// once.
+func (p *pageFetcher) collect(item runtime.Object) error {
+	if p.transformErr != nil {
+		return nil
 	}
-	obj, err := p.transform(item)
-	if err != nil {
-		return nil, fmt.Errorf("transforming listed object: %w", err)
+	var obj interface{} = item
+	if p.transform != nil {
+		transformed, err := p.transform(item)
+		if err != nil {
+			p.transformErr = err
+			p.collected = collectedObjects{}
+			return nil
+		}
+		obj = transformed
 	}
-	return obj, nil
+	p.collected.add(obj)
+	return nil
+}
+
+// The collector grows chunk by chunk, each at most this many objects.
+const collectedChunkLimit = 8192
+
+// collectedObjects accumulates the objects of a list in chunks, so that
+// growing never copies what was collected, and hands them over as one
+// exactly sized slice. Used by one goroutine at a time.
+type collectedObjects struct {
+	// chunks hold the objects in order; only the last one has room left.
+	chunks [][]interface{}
+	// count is the number of objects collected.
+	count int
+	// nextChunk is the capacity the next chunk gets.
+	nextChunk int
+}
+
+// expect sizes the next chunk for a page of n objects when no chunk has
+// room left.
+func (c *collectedObjects) expect(n int) {
+	if c.nextChunk == 0 {
+		c.nextChunk = max(n, 16)
+	}
+}
+
+// add appends obj.
+func (c *collectedObjects) add(obj interface{}) {
+	last := len(c.chunks) - 1
+	if last < 0 || len(c.chunks[last]) == cap(c.chunks[last]) {
+		size := max(c.nextChunk, 16)
+		c.chunks = append(c.chunks, make([]interface{}, 0, size))
+		c.nextChunk = min(2*size, collectedChunkLimit)
+		last++
+	}
+	c.chunks[last] = append(c.chunks[last], obj)
+	c.count++
+}
+
+// take returns the collected objects as one slice (the only chunk itself
+// when there is just one) and empties the collector.
+func (c *collectedObjects) take() []interface{} {
+	var out []interface{}
+	switch len(c.chunks) {
+	case 0:
+		out = []interface{}{}
+	case 1:
+		out = c.chunks[0]
+	default:
+		out = make([]interface{}, 0, c.count)
+		for _, chunk := range c.chunks {
+			out = append(out, chunk...)
+		}
+	}
+	*c = collectedObjects{}
+	return out
 }

@@ -79,6 +79,9 @@ type reflectorMetrics struct {
 	itemsInWatch SummaryMetric
 	// lastResourceVersion shows the last synced resource version as a number.
 	lastResourceVersion GaugeMetric
+	// enabled is false when no provider was installed, so that per-event
+	// work (parsing resource versions) is skipped.
+	enabled bool
 }
 
 // newReflectorMetrics creates the metrics of the Reflector called name from
@@ -93,7 +96,7 @@ func newReflectorMetrics(name string) *reflectorMetrics {
 func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
 	if p == nil {
 		n := noopMetric{}
-		return &reflectorMetrics{n, n, n, n, n, n, n, n}
+		return &reflectorMetrics{n, n, n, n, n, n, n, n, false}
 	}
 	return &reflectorMetrics{
 		lists:               p.NewListsMetric(name),
@@ -104,6 +107,7 @@ func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
 		watchDuration:       p.NewWatchDurationMetric(name),
 		itemsInWatch:        p.NewItemsInWatchMetric(name),
 		lastResourceVersion: p.NewLastResourceVersionMetric(name),
+		enabled:             true,
 	}
 }
 
@@ -127,6 +131,9 @@ func (m *reflectorMetrics) observeWatch(seconds float64, events int, short bool)
 // observeResourceVersion shows rv on the last-resource-version gauge when it
 // is a decimal number.
 func (m *reflectorMetrics) observeResourceVersion(rv string) {
+	if !m.enabled {
+		return
+	}
 	if v, ok := resourceVersionGaugeValue(rv); ok {
 		m.lastResourceVersion.Set(v)
 	}

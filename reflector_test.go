@@ -466,6 +466,24 @@ func (m *recordingMetrics) NewLastResourceVersionMetric(string) GaugeMetric {
 	return m.metric("lastResourceVersion")
 }
 
+func TestReflectorReportsWatchListSyncsToItsMetrics(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	provider := &recordingMetrics{seen: map[string][]float64{}}
+	sc := scenarioByName(t, "051_watchlist_deletes_and_updates_during_initial_events")
+	build := func(s reflectortest.Setup) reflectortest.Reflector {
+		r := buildReflector(false, nil)(s).(*Reflector)
+		r.metrics = newReflectorMetricsFrom(provider, r.label)
+		return r
+	}
+	reflectortest.Play(sc, true, build)
+	if got := fmt.Sprint(provider.seen["itemsInList"]); got != "[2]" {
+		t.Errorf("itemsInList observed %s, want [2] (b and c survive the initial events)", got)
+	}
+	if got := fmt.Sprint(provider.seen["lists"]); got != "[1]" {
+		t.Errorf("lists observed %s, want [1]", got)
+	}
+}
+
 func TestReflectorReportsListsWatchesAndResourceVersionsToItsMetrics(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	provider := &recordingMetrics{seen: map[string][]float64{}}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -52,10 +53,9 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			continue
 		}
 		snapshot := newWatchListSnapshot(r.lentTransform())
-		var rv string
 		sink := eventSink{
 			store:                  snapshot,
-			setRV:                  func(v string) { rv = v },
+			setRV:                  snapshot.setResourceVersion,
 			stopAtInitialEventsEnd: true,
 		}
 		err = r.consumeEvents(ctx, w, &sink, nil)
@@ -79,12 +79,13 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			logger.V(4).Info("WatchList stream ended before the initial events ended, retrying", "reflector", r.label)
 			continue
 		}
-		initTrace.Step("Objects streamed", trace.Field{Key: "count", Value: snapshot.len()})
-		if err := r.installSnapshot(ctx, snapshot, rv); err != nil {
+		initTrace.Step("Objects streamed")
+		streamed := snapshot.len()
+		if err := r.installSnapshot(ctx, snapshot, snapshot.resourceVersion); err != nil {
 			w.Stop()
 			return nil, err
 		}
-		r.metrics.observeList(r.clock.Since(start).Seconds(), snapshot.len())
+		r.metrics.observeList(r.clock.Since(start).Seconds(), streamed)
 		return w, nil
 	}
 }
@@ -158,29 +159,65 @@ func (r *Reflector) checkSnapshotConsistency(ctx context.Context, snapshot *watc
 
 // watchListSnapshot is the temporary store a WatchList stream fills: the
 // latest object per key, in first-arrival order, transformed with the real
-// store's transform when that store has one. Objects live in fixed-size
-// chunks so that growing never copies; release flattens them once. It is
+// store's transform when that store has one. Objects live in chunks of
+// growing size so that growing never copies; release flattens them once. It is
 // used by one goroutine at a time.
 type watchListSnapshot struct {
 	// transform, when set, is applied to every added or updated object.
 	transform TransformFunc
-	// slot maps a key to its position (chunk*snapshotChunk + offset).
-	slot map[string]int
+	// slot maps namespace, then name, to the object's position
+	// (chunk*snapshotChunk + offset). Two levels avoid building a
+	// namespace/name string per event.
+	slot map[string]map[string]int
 	// chunks hold the latest object per position; deleted keys leave nil.
 	chunks [][]interface{}
-	// next is the position the next new key gets.
-	next int
 	// live counts the non-nil positions.
 	live int
+	// resourceVersion is the latest version the stream reported.
+	resourceVersion string
 }
 
-// snapshotChunk is the number of objects per chunk.
+// snapshotKey identifies an object in a snapshot: the same identity as the
+// namespace/name key, without building the string.
+type snapshotKey struct {
+	namespace, name string
+}
+
+// snapshotKeyOf returns obj's identity, or a KeyError when obj has no
+// object metadata. Snapshots only see watch event objects, never
+// DeletedFinalStateUnknown tombstones.
+func snapshotKeyOf(obj interface{}) (snapshotKey, error) {
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		return snapshotKey{}, KeyError{Obj: obj, Err: err}
+	}
+	return snapshotKey{namespace: accessor.GetNamespace(), name: accessor.GetName()}, nil
+}
+
+// snapshotChunk is the largest number of objects per chunk. Chunks start at
+// 16 objects and double up to it, so a small stream allocates little.
 const snapshotChunk = 8192
+
+// newPosition appends an empty cell and returns its position, encoded as
+// chunk*snapshotChunk + offset whatever the chunk's own capacity.
+func (s *watchListSnapshot) newPosition() int {
+	last := len(s.chunks) - 1
+	if last < 0 || len(s.chunks[last]) == cap(s.chunks[last]) {
+		size := 16
+		if last >= 0 {
+			size = min(2*cap(s.chunks[last]), snapshotChunk)
+		}
+		s.chunks = append(s.chunks, make([]interface{}, 0, size))
+		last++
+	}
+	s.chunks[last] = append(s.chunks[last], nil)
+	return last*snapshotChunk + len(s.chunks[last]) - 1
+}
 
 // newWatchListSnapshot returns an empty snapshot applying transform (nil
 // for none).
 func newWatchListSnapshot(transform TransformFunc) *watchListSnapshot {
-	return &watchListSnapshot{transform: transform, slot: map[string]int{}}
+	return &watchListSnapshot{transform: transform, slot: map[string]map[string]int{}}
 }
 
 // Add stores obj (transformed) under its key.
@@ -202,18 +239,19 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 		}
 		obj = transformed
 	}
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	key, err := snapshotKeyOf(obj)
 	if err != nil {
-		return KeyError{Obj: obj, Err: err}
+		return err
 	}
-	pos, ok := s.slot[key]
+	names := s.slot[key.namespace]
+	if names == nil {
+		names = map[string]int{}
+		s.slot[key.namespace] = names
+	}
+	pos, ok := names[key.name]
 	if !ok {
-		pos = s.next
-		s.next++
-		s.slot[key] = pos
-		if pos%snapshotChunk == 0 {
-			s.chunks = append(s.chunks, make([]interface{}, snapshotChunk))
-		}
+		pos = s.newPosition()
+		names[key.name] = pos
 	}
 	cell := &s.chunks[pos/snapshotChunk][pos%snapshotChunk]
 	if *cell == nil {
@@ -225,11 +263,11 @@ func (s *watchListSnapshot) put(obj interface{}) error {
 
 // Delete removes the object stored under obj's key, if any.
 func (s *watchListSnapshot) Delete(obj interface{}) error {
-	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	key, err := snapshotKeyOf(obj)
 	if err != nil {
-		return KeyError{Obj: obj, Err: err}
+		return err
 	}
-	pos, ok := s.slot[key]
+	pos, ok := s.slot[key.namespace][key.name]
 	if !ok {
 		return nil
 	}
@@ -249,6 +287,11 @@ func (s *watchListSnapshot) Replace([]interface{}, string) error {
 // Resync does nothing.
 func (s *watchListSnapshot) Resync() error {
 	return nil
+}
+
+// setResourceVersion records the version of the latest applied event.
+func (s *watchListSnapshot) setResourceVersion(rv string) {
+	s.resourceVersion = rv
 }
 
 // len is the number of objects in the snapshot.
@@ -273,6 +316,6 @@ func (s *watchListSnapshot) items() []interface{} {
 // and empties the snapshot so that the caller's list is the only reference.
 func (s *watchListSnapshot) release() ([]interface{}, bool) {
 	items := s.items()
-	s.chunks, s.slot, s.next, s.live = nil, nil, 0, 0
+	s.chunks, s.slot, s.live = nil, nil, 0
 	return items, s.transform != nil
 }

@@ -70,6 +70,9 @@ func (l *ListerWatcher) ListWithContext(ctx context.Context, options metav1.List
 	if step.Error != "" {
 		return nil, MakeError(step.Error)
 	}
+	if step.NotAList {
+		return Object{Name: "not-a-list", ResourceVersion: step.ResourceVersion}.Build(), nil
+	}
 	return step.buildList(l.sc.ExpectedType == "unstructured"), nil
 }
 

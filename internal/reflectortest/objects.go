@@ -76,6 +76,8 @@ func (o Object) namespace() string {
 // Build returns the runtime object o describes.
 func (o Object) Build() runtime.Object {
 	switch o.Kind {
+	case "Status":
+		return &metav1.Status{Status: metav1.StatusSuccess, Message: o.Name}
 	case "Node":
 		return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: o.Name, ResourceVersion: o.ResourceVersion, Labels: copyLabels(o.Labels)}}
 	case "Unstructured":

@@ -74,6 +74,7 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	defer cancel()
 	lw := NewListerWatcher(sc, trace, pump.FakeClock, cancel)
 	store := NewRecorder(trace)
+	store.FailNextReplaces(sc.FailReplaces)
 	retry, _ := sc.internalRetry()
 	r := build(Setup{LW: lw, Store: store, Clock: pump, ExpectedType: sc.expectedType(), Scenario: sc, MaxInternalErrorRetryDuration: retry})
 	rounds := sc.Rounds

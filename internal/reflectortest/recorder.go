@@ -1,6 +1,7 @@
 package reflectortest
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -18,11 +19,20 @@ type Recorder struct {
 	mu             sync.Mutex
 	content        map[string]string
 	transformCalls int
+	// failReplaces is how many more Replace calls fail.
+	failReplaces int
 }
 
 // NewRecorder returns an empty Recorder writing to trace.
 func NewRecorder(trace *Trace) *Recorder {
 	return &Recorder{trace: trace, content: map[string]string{}}
+}
+
+// FailNextReplaces makes the next n Replace calls record and then fail.
+func (s *Recorder) FailNextReplaces(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failReplaces = n
 }
 
 func (s *Recorder) Add(obj interface{}) error {
@@ -74,6 +84,10 @@ func (s *Recorder) replace(verb string, list []interface{}, rv string) error {
 	s.trace.Add(fmt.Sprintf("%s rv=%q [%s]", verb, rv, strings.Join(described, " ")))
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.failReplaces > 0 {
+		s.failReplaces--
+		return errors.New("store refused the snapshot")
+	}
 	s.content = next
 	return nil
 }

@@ -44,6 +44,8 @@ type Scenario struct {
 	ClientRefusesWatchList bool `json:"clientRefusesWatchList"`
 	// ConsistencyDetector enables util/consistencydetector for the play.
 	ConsistencyDetector bool `json:"consistencyDetector"`
+	// FailReplaces makes the first FailReplaces store Replace calls fail.
+	FailReplaces int `json:"failReplaces"`
 	// Rounds bounds the number of ListAndWatch rounds (default 8).
 	Rounds int `json:"rounds"`
 	// Lists answers the List calls in order.
@@ -67,6 +69,8 @@ type ListStep struct {
 	Items []Object `json:"items"`
 	// Error, when set, is returned instead (see MakeError).
 	Error string `json:"error"`
+	// NotAList answers with a single Pod instead of a list.
+	NotAList bool `json:"notAList"`
 }
 
 // WatchStep is the answer to one Watch call: an error, or a stream.
@@ -98,8 +102,9 @@ type Object struct {
 	Namespace string `json:"namespace"`
 	// ResourceVersion of the object.
 	ResourceVersion string `json:"rv"`
-	// Kind is "Pod" (default), "Node" (a wrong type) or "Unstructured"
-	// (an unstructured object of APIVersion/UKind).
+	// Kind is "Pod" (default), "Node" (a wrong type), "Status" (an object
+	// without object metadata) or "Unstructured" (an unstructured object of
+	// APIVersion/UKind).
 	Kind string `json:"kind"`
 	// APIVersion and UKind of an unstructured object (default v1 / Pod).
 	APIVersion string `json:"apiVersion"`
