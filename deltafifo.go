@@ -229,9 +229,15 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj interface{}) error {
 
 // queueKeyedLocked is queueActionLocked for an object whose key is known.
 func (f *DeltaFIFO) queueKeyedLocked(key string, t DeltaType, obj interface{}) error {
-	if f.transformer != nil {
+	return f.queueTransformedLocked(key, t, obj, f.transformer)
+}
+
+// queueTransformedLocked is queueKeyedLocked with the given transformer
+// (nil: none).
+func (f *DeltaFIFO) queueTransformedLocked(key string, t DeltaType, obj interface{}, transformer TransformFunc) error {
+	if transformer != nil {
 		if _, tombstone := obj.(DeletedFinalStateUnknown); !tombstone {
-			transformed, err := f.transformer(obj)
+			transformed, err := transformer(obj)
 			if err != nil {
 				return err
 			}
@@ -307,6 +313,18 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 // Replace before any Add/Update/Delete makes every key then queued the
 // initial population.
 func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
+	return f.replace(list, f.transformer)
+}
+
+// replaceTransformed is Replace for objects that the Reflector has already
+// passed through f's transformer, page by page as a list arrived; they are
+// not transformed again. It implements the Reflector's transformedReplacer.
+func (f *DeltaFIFO) replaceTransformed(list []interface{}, _ string) error {
+	return f.replace(list, nil)
+}
+
+// replace is Replace with the given transformer (nil: none).
+func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	listed := make(map[string]struct{}, len(list))
@@ -320,7 +338,7 @@ func (f *DeltaFIFO) Replace(list []interface{}, _ string) error {
 			return err
 		}
 		listed[key] = struct{}{}
-		if err := f.queueKeyedLocked(key, f.replacedType, obj); err != nil {
+		if err := f.queueTransformedLocked(key, f.replacedType, obj, transformer); err != nil {
 			return fmt.Errorf("couldn't enqueue object: %w", err)
 		}
 	}

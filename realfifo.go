@@ -337,16 +337,30 @@ func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
 // The first successful Replace before any Add/Update/Delete makes every delta
 // then queued part of the initial population.
 func (f *RealFIFO) Replace(newItems []interface{}, resourceVersion string) error {
+	return f.replace(newItems, resourceVersion, true)
+}
+
+// replaceTransformed is Replace for objects that the Reflector has already
+// passed through f's transformer, page by page as a list arrived; they are
+// not transformed again. It implements the Reflector's transformedReplacer.
+func (f *RealFIFO) replaceTransformed(newItems []interface{}, resourceVersion string) error {
+	return f.replace(newItems, resourceVersion, false)
+}
+
+// replace is Replace, transforming the objects only when transform is set.
+func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, transform bool) error {
 	if f.atomicEvents {
-		return f.replaceAtomic(newItems, resourceVersion)
+		return f.replaceAtomic(newItems, resourceVersion, transform)
 	}
-	return f.replaceEach(newItems)
+	return f.replaceEach(newItems, transform)
 }
 
 // replaceAtomic is Replace in atomic mode.
-func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string) error {
-	if _, err := f.transformPrefix(newItems); err != nil {
-		return err
+func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string, transform bool) error {
+	if transform {
+		if _, err := f.transformPrefix(newItems); err != nil {
+			return err
+		}
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -359,7 +373,7 @@ func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string)
 }
 
 // replaceEach is Replace in non-atomic mode.
-func (f *RealFIFO) replaceEach(newItems []interface{}) error {
+func (f *RealFIFO) replaceEach(newItems []interface{}, transform bool) error {
 	keys := make([]string, len(newItems))
 	listed := make(map[string]struct{}, len(newItems))
 	for i, obj := range newItems {
@@ -370,7 +384,10 @@ func (f *RealFIFO) replaceEach(newItems []interface{}) error {
 		keys[i] = key
 		listed[key] = struct{}{}
 	}
-	transformed, transformErr := f.transformPrefix(newItems)
+	transformed, transformErr := len(newItems), error(nil)
+	if transform {
+		transformed, transformErr = f.transformPrefix(newItems)
+	}
 
 	f.lock.Lock()
 	defer f.lock.Unlock()

@@ -460,3 +460,36 @@ func TestProcessErrorsAreReturnedAndNothingIsRequeued(t *testing.T) {
 		t.Fatalf("%d deltas requeued", f.pending.len())
 	}
 }
+
+func TestQueuesTakePreTransformedListsWithoutTransformingAgain(t *testing.T) {
+	var calls int
+	mark := func(obj interface{}) (interface{}, error) {
+		calls++
+		pod := obj.(*v1.Pod).DeepCopy()
+		pod.Labels = map[string]string{"transformed": "once"}
+		return pod, nil
+	}
+	queues := []struct {
+		name  string
+		queue transformedReplacer
+	}{
+		{"atomic RealFIFO", NewRealFIFOWithOptions(RealFIFOOptions{Transformer: mark, AtomicEvents: true})},
+		{"per-object RealFIFO", NewRealFIFOWithOptions(RealFIFOOptions{Transformer: mark, KnownObjects: NewStore(MetaNamespaceKeyFunc)})},
+		{"DeltaFIFO", NewDeltaFIFOWithOptions(DeltaFIFOOptions{Transformer: mark, EmitDeltaTypeReplaced: true})},
+	}
+	for _, q := range queues {
+		t.Run(q.name, func(t *testing.T) {
+			calls = 0
+			list := []interface{}{testPod("a", "x", "1"), testPod("a", "y", "2")}
+			for i, obj := range list {
+				list[i], _ = q.queue.Transformer()(obj)
+			}
+			if err := q.queue.replaceTransformed(list, "5"); err != nil {
+				t.Fatal(err)
+			}
+			if calls != 2 {
+				t.Fatalf("transformer ran %d times for 2 objects, want 2 (only before replaceTransformed)", calls)
+			}
+		})
+	}
+}
