@@ -87,16 +87,17 @@ type Indices map[string]index
 type index map[string]sets.Set[string]
 
 // valueIndex is one named index: its IndexFunc and, for every value that
-// function produced for a stored object, the keys of those objects.
+// function produced for a stored object, the entries of those objects.
 //
-// Invariant: byValue holds no empty keySet, and key k is in byValue[v] iff
-// v is among indexFunc(items[k]).
+// Invariant: byValue holds no empty keySet, and entry e is in byValue[v] iff
+// v is among indexFunc(e.obj) (for entries loaded from given Indices: iff
+// they were given under v).
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
 	// indexFunc computes an object's indexed values.
 	indexFunc IndexFunc
-	// byValue maps each indexed value to the keys that have it.
+	// byValue maps each indexed value to the entries that have it.
 	byValue map[string]*keySet
 }
 
@@ -140,13 +141,27 @@ func (ix *storeIndices) clear() {
 	}
 }
 
-// update moves key from the values oldObj has to the values newObj has, in
-// every index. oldObj is nil for an object being added, newObj nil for one
-// being deleted. An IndexFunc error panics, as there is no way to report it
-// and the indices must never be silently wrong.
-func (ix *storeIndices) update(key string, oldObj, newObj interface{}) {
+// add records e under every value of e.obj, in every index. An IndexFunc
+// error panics, as there is no way to report it and the indices must never
+// be silently wrong.
+func (ix *storeIndices) add(e *storeEntry) {
 	for _, vi := range ix.ordered {
-		vi.update(key, oldObj, newObj)
+		vi.add(e)
+	}
+}
+
+// remove drops e from every value of e.obj, in every index.
+func (ix *storeIndices) remove(e *storeEntry) {
+	for _, vi := range ix.ordered {
+		vi.remove(e)
+	}
+}
+
+// change moves e from the values of oldObj to the values of e.obj, in every
+// index.
+func (ix *storeIndices) change(e *storeEntry, oldObj interface{}) {
+	for _, vi := range ix.ordered {
+		vi.change(e, oldObj)
 	}
 }
 
@@ -159,9 +174,9 @@ func (ix *storeIndices) get(name string) (*valueIndex, error) {
 	return vi, nil
 }
 
-// addIndexers registers new indices and fills them from items. A name that
+// addIndexers registers new indices and fills them from entries. A name that
 // is already registered is an error, and then nothing is added.
-func (ix *storeIndices) addIndexers(newIndexers Indexers, items map[string]interface{}) error {
+func (ix *storeIndices) addIndexers(newIndexers Indexers, entries map[string]*storeEntry) error {
 	var conflicts []string
 	for name := range newIndexers {
 		if _, taken := ix.indexers[name]; taken {
@@ -173,19 +188,16 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers, items map[string]inter
 	}
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
-		for key, obj := range items {
-			vi.update(key, nil, obj)
+		for _, e := range entries {
+			vi.add(e)
 		}
 	}
 	return nil
 }
 
-// valuesOf returns the indexed values of obj; nil obj has none. An error
-// from the IndexFunc panics (see storeIndices.update).
+// valuesOf returns the indexed values of obj, the object stored under key.
+// An error from the IndexFunc panics (see storeIndices.add).
 func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
-	if obj == nil {
-		return nil
-	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
 		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, vi.name, err))
@@ -193,66 +205,81 @@ func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
 	return values
 }
 
-// update moves key from the values of oldObj to the values of newObj.
-func (vi *valueIndex) update(key string, oldObj, newObj interface{}) {
-	oldValues := vi.valuesOf(key, oldObj)
-	newValues := vi.valuesOf(key, newObj)
+// add records e under every value of e.obj.
+func (vi *valueIndex) add(e *storeEntry) {
+	for _, v := range vi.valuesOf(e.key, e.obj) {
+		vi.addEntry(v, e)
+	}
+}
+
+// remove drops e from every value of e.obj.
+func (vi *valueIndex) remove(e *storeEntry) {
+	for _, v := range vi.valuesOf(e.key, e.obj) {
+		vi.removeEntry(v, e)
+	}
+}
+
+// change moves e from the values of oldObj to the values of e.obj, touching
+// only the values that differ.
+func (vi *valueIndex) change(e *storeEntry, oldObj interface{}) {
+	oldValues := vi.valuesOf(e.key, oldObj)
+	newValues := vi.valuesOf(e.key, e.obj)
 	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
 		return // NB: the common update: the indexed value did not change.
 	}
 	if len(oldValues)*len(newValues) > scanValuesMax {
-		vi.updateMany(key, oldValues, newValues)
+		vi.changeMany(e, oldValues, newValues)
 		return
 	}
 	for _, v := range oldValues {
 		if !containsString(newValues, v) {
-			vi.removeKey(v, key)
+			vi.removeEntry(v, e)
 		}
 	}
 	for _, v := range newValues {
 		if !containsString(oldValues, v) {
-			vi.addKey(v, key)
+			vi.addEntry(v, e)
 		}
 	}
 }
 
-// scanValuesMax bounds the comparisons update makes by scanning; past it the
+// scanValuesMax bounds the comparisons change makes by scanning; past it the
 // old and new values are compared through sets.
 const scanValuesMax = 256
 
-// updateMany is update for index functions that return many values.
-func (vi *valueIndex) updateMany(key string, oldValues, newValues []string) {
+// changeMany is change for index functions that return many values.
+func (vi *valueIndex) changeMany(e *storeEntry, oldValues, newValues []string) {
 	oldSet, newSet := sets.New(oldValues...), sets.New(newValues...)
 	for v := range oldSet {
 		if !newSet.Has(v) {
-			vi.removeKey(v, key)
+			vi.removeEntry(v, e)
 		}
 	}
 	for v := range newSet {
 		if !oldSet.Has(v) {
-			vi.addKey(v, key)
+			vi.addEntry(v, e)
 		}
 	}
 }
 
-// addKey records that key has value.
-func (vi *valueIndex) addKey(value, key string) {
+// addEntry records that e has value.
+func (vi *valueIndex) addEntry(value string, e *storeEntry) {
 	ks := vi.byValue[value]
 	if ks == nil {
 		ks = &keySet{}
 		vi.byValue[value] = ks
 	}
-	ks.insert(key)
+	ks.insert(e)
 }
 
-// removeKey records that key no longer has value, dropping the value once no
-// key has it.
-func (vi *valueIndex) removeKey(value, key string) {
+// removeEntry records that e no longer has value, dropping the value once
+// no entry has it.
+func (vi *valueIndex) removeEntry(value string, e *storeEntry) {
 	ks := vi.byValue[value]
 	if ks == nil {
 		return
 	}
-	ks.remove(key)
+	ks.remove(e)
 	if ks.len() == 0 {
 		delete(vi.byValue, value)
 	}
@@ -270,8 +297,9 @@ func containsString(list []string, s string) bool {
 }
 
 // load adds the content of indices, as given to NewThreadSafeStore, to the
-// registered indices of the same names.
-func (ix *storeIndices) load(indices Indices) {
+// registered indices of the same names. Keys are resolved through entryFor,
+// which creates entries for keys not stored yet.
+func (ix *storeIndices) load(indices Indices, entryFor func(key string) *storeEntry) {
 	for name, byValue := range indices {
 		vi := ix.byName[name]
 		if vi == nil {
@@ -279,34 +307,39 @@ func (ix *storeIndices) load(indices Indices) {
 		}
 		for value, keys := range byValue {
 			for key := range keys {
-				vi.addKey(value, key)
+				vi.addEntry(value, entryFor(key))
 			}
 		}
 	}
 }
 
-// objectsLocked returns the objects whose keys have value in this index,
-// never nil. The caller holds the owning map's lock.
-func (vi *valueIndex) objectsLocked(value string, items map[string]interface{}) []interface{} {
+// objectsLocked returns the objects of the entries that have value in this
+// index, never nil. The caller holds the owning map's lock.
+func (vi *valueIndex) objectsLocked(value string) []interface{} {
 	ks := vi.byValue[value]
 	if ks == nil {
 		return []interface{}{}
 	}
-	return ks.appendObjects(make([]interface{}, 0, ks.len()), items)
+	return ks.appendObjects(make([]interface{}, 0, ks.len()))
 }
 
-// objectsOfAnyLocked returns, once each, the objects whose keys have any of
-// values in this index, never nil. The caller holds the owning map's lock.
-func (vi *valueIndex) objectsOfAnyLocked(values []string, items map[string]interface{}) []interface{} {
-	keys := sets.New[string]()
+// objectsOfAnyLocked returns, once each, the objects of the entries that have
+// any of values in this index, never nil. The caller holds the owning map's
+// lock.
+func (vi *valueIndex) objectsOfAnyLocked(values []string) []interface{} {
+	seen := map[*storeEntry]struct{}{}
+	objects := []interface{}{}
 	for _, v := range values {
-		if ks := vi.byValue[v]; ks != nil {
-			keys.Insert(ks.appendTo(nil)...)
+		ks := vi.byValue[v]
+		if ks == nil {
+			continue
 		}
-	}
-	objects := make([]interface{}, 0, len(keys))
-	for key := range keys {
-		objects = append(objects, items[key])
+		ks.forEach(func(e *storeEntry) {
+			if _, dup := seen[e]; !dup {
+				seen[e] = struct{}{}
+				objects = append(objects, e.obj)
+			}
+		})
 	}
 	return objects
 }

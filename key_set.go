@@ -1,28 +1,40 @@
 package cache
 
+// storeEntry is one stored object and its key. The threadSafeMap owns it;
+// indices refer to it by pointer, so an index read reaches the object
+// without looking its key up again, and an update that keeps an object's
+// indexed values only swaps obj.
+type storeEntry struct {
+	// key is the storage key; it never changes.
+	key string
+	// obj is the current object under key.
+	obj interface{}
+}
+
 // keySetListMax is the largest set kept as a slice. Past it the set becomes a
 // map; it turns back into a slice when it shrinks to half of this.
 const keySetListMax = 32
 
-// keySet is the set of storage keys that share one indexed value of one
+// keySet is the set of stored entries that share one indexed value of one
 // index.
 //
 // Most indexed values (a node, an app label, an owner) are shared by a few
 // objects. For those a slice is several times smaller than a map and as fast
 // to update, so a keySet starts as a slice and only becomes a map when it
-// grows past keySetListMax keys.
+// grows past keySetListMax entries. Members are compared by pointer.
 //
 // Invariant: at most one of list and set is non-empty; list holds no
 // duplicates. keySet is not safe for concurrent use; its owner's lock
 // guards it.
 type keySet struct {
-	// list holds the keys while the set is small.
-	list []string
-	// set holds the keys once the set has grown past keySetListMax; nil before.
-	set map[string]struct{}
+	// list holds the entries while the set is small.
+	list []*storeEntry
+	// set holds the entries once the set has grown past keySetListMax; nil
+	// before.
+	set map[*storeEntry]struct{}
 }
 
-// len returns the number of keys in s.
+// len returns the number of entries in s.
 func (s *keySet) len() int {
 	if s.set != nil {
 		return len(s.set)
@@ -30,43 +42,43 @@ func (s *keySet) len() int {
 	return len(s.list)
 }
 
-// insert adds key to s; adding a key already present does nothing.
-func (s *keySet) insert(key string) {
+// insert adds e to s; adding an entry already present does nothing.
+func (s *keySet) insert(e *storeEntry) {
 	if s.set != nil {
-		s.set[key] = struct{}{}
+		s.set[e] = struct{}{}
 		return
 	}
-	for _, k := range s.list {
-		if k == key {
+	for _, member := range s.list {
+		if member == e {
 			return
 		}
 	}
 	if len(s.list) < keySetListMax {
-		s.list = append(s.list, key)
+		s.list = append(s.list, e)
 		return
 	}
-	s.set = make(map[string]struct{}, 2*keySetListMax)
-	for _, k := range s.list {
-		s.set[k] = struct{}{}
+	s.set = make(map[*storeEntry]struct{}, 2*keySetListMax)
+	for _, member := range s.list {
+		s.set[member] = struct{}{}
 	}
-	s.set[key] = struct{}{}
+	s.set[e] = struct{}{}
 	s.list = nil
 }
 
-// remove deletes key from s; removing an absent key does nothing.
-func (s *keySet) remove(key string) {
+// remove deletes e from s; removing an absent entry does nothing.
+func (s *keySet) remove(e *storeEntry) {
 	if s.set != nil {
-		delete(s.set, key)
+		delete(s.set, e)
 		if len(s.set) <= keySetListMax/2 {
 			s.shrinkToList()
 		}
 		return
 	}
 	last := len(s.list) - 1
-	for i, k := range s.list {
-		if k == key {
+	for i, member := range s.list {
+		if member == e {
 			s.list[i] = s.list[last]
-			s.list[last] = ""
+			s.list[last] = nil
 			s.list = s.list[:last]
 			return
 		}
@@ -75,48 +87,65 @@ func (s *keySet) remove(key string) {
 
 // shrinkToList turns a map-backed set back into a slice.
 func (s *keySet) shrinkToList() {
-	list := make([]string, 0, keySetListMax)
-	for k := range s.set {
-		list = append(list, k)
+	list := make([]*storeEntry, 0, keySetListMax)
+	for e := range s.set {
+		list = append(list, e)
 	}
 	s.list, s.set = list, nil
 }
 
-// has reports whether key is in s.
-func (s *keySet) has(key string) bool {
+// has reports whether e is in s.
+func (s *keySet) has(e *storeEntry) bool {
 	if s.set != nil {
-		_, ok := s.set[key]
+		_, ok := s.set[e]
 		return ok
 	}
-	for _, k := range s.list {
-		if k == key {
+	for _, member := range s.list {
+		if member == e {
 			return true
 		}
 	}
 	return false
 }
 
-// appendTo appends every key of s to dst, in no particular order.
-func (s *keySet) appendTo(dst []string) []string {
+// appendKeys appends the key of every entry of s to dst, in no particular
+// order.
+func (s *keySet) appendKeys(dst []string) []string {
 	if s.set == nil {
-		return append(dst, s.list...)
+		for _, e := range s.list {
+			dst = append(dst, e.key)
+		}
+		return dst
 	}
-	for k := range s.set {
-		dst = append(dst, k)
+	for e := range s.set {
+		dst = append(dst, e.key)
 	}
 	return dst
 }
 
-// appendObjects appends, for every key of s, the object items holds under it.
-func (s *keySet) appendObjects(dst []interface{}, items map[string]interface{}) []interface{} {
+// appendObjects appends the object of every entry of s to dst.
+func (s *keySet) appendObjects(dst []interface{}) []interface{} {
 	if s.set == nil {
-		for _, k := range s.list {
-			dst = append(dst, items[k])
+		for _, e := range s.list {
+			dst = append(dst, e.obj)
 		}
 		return dst
 	}
-	for k := range s.set {
-		dst = append(dst, items[k])
+	for e := range s.set {
+		dst = append(dst, e.obj)
 	}
 	return dst
+}
+
+// forEach calls fn with every entry of s.
+func (s *keySet) forEach(fn func(*storeEntry)) {
+	if s.set == nil {
+		for _, e := range s.list {
+			fn(e)
+		}
+		return
+	}
+	for e := range s.set {
+		fn(e)
+	}
 }

@@ -21,20 +21,20 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var s keySet
+			entries := make([]*storeEntry, tt.insert)
 			want := map[string]bool{}
-			for i := 0; i < tt.insert; i++ {
-				k := fmt.Sprintf("k%d", i)
-				s.insert(k)
-				s.insert(k) // a repeated insert changes nothing
-				want[k] = true
+			for i := range entries {
+				entries[i] = &storeEntry{key: fmt.Sprintf("k%d", i)}
+				s.insert(entries[i])
+				s.insert(entries[i]) // a repeated insert changes nothing
+				want[entries[i].key] = true
 			}
-			for i := 0; i < tt.remove; i++ {
-				k := fmt.Sprintf("k%d", i)
-				s.remove(k)
-				s.remove(k)
-				delete(want, k)
+			for _, e := range entries[:tt.remove] {
+				s.remove(e)
+				s.remove(e)
+				delete(want, e.key)
 			}
-			s.remove("absent")
+			s.remove(&storeEntry{key: "absent"})
 			if s.len() != len(want) {
 				t.Fatalf("len() = %d, want %d", s.len(), len(want))
 			}
@@ -44,14 +44,19 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 			if s.set != nil && s.len() <= keySetListMax/2 {
 				t.Fatalf("a map-backed set of %d keys should have shrunk", s.len())
 			}
-			got := s.appendTo(nil)
+			got := s.appendKeys(nil)
 			sort.Strings(got)
 			if len(got) != len(want) {
-				t.Fatalf("appendTo gave %d keys, want %d", len(got), len(want))
+				t.Fatalf("appendKeys gave %d keys, want %d", len(got), len(want))
 			}
 			for _, k := range got {
-				if !want[k] || !s.has(k) {
+				if !want[k] {
 					t.Fatalf("unexpected key %q", k)
+				}
+			}
+			for _, e := range entries {
+				if s.has(e) != want[e.key] {
+					t.Fatalf("has(%s) = %v", e.key, s.has(e))
 				}
 			}
 		})

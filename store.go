@@ -116,7 +116,7 @@ func newCache(keyFunc KeyFunc, indexers Indexers, opts []StoreOption) *cache {
 
 // Add inserts obj, or replaces the object stored under its key.
 func (c *cache) Add(obj interface{}) error {
-	obj, key, err := c.prepare(obj)
+	key, obj, err := c.keyAndTransform(obj)
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (c *cache) Add(obj interface{}) error {
 
 // Update replaces the object stored under obj's key, or inserts obj.
 func (c *cache) Update(obj interface{}) error {
-	obj, key, err := c.prepare(obj)
+	key, obj, err := c.keyAndTransform(obj)
 	if err != nil {
 		return err
 	}
@@ -146,41 +146,31 @@ func (c *cache) Delete(obj interface{}) error {
 }
 
 // Transaction applies txns under one acquisition of the store's lock. A
-// transaction whose transform or key fails is skipped and reported; all
-// others are applied, in order. It returns nil when every one was applied.
+// transaction whose key fails is skipped and reported; all others are
+// applied, in order, as given: the store's transformer is not applied (as
+// in client-go, whose informers hand transactions already-transformed
+// objects). It returns nil when every one was applied.
 func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 	if len(txns) == 0 {
 		return nil
 	}
-	prepared := make([]ThreadSafeStoreTransaction, 0, len(txns))
+	keyed := make([]ThreadSafeStoreTransaction, 0, len(txns))
 	applied := make([]int, 0, len(txns))
 	var errs []error
 	for i, txn := range txns {
-		obj, key, err := c.prepareTransaction(txn)
+		key, err := c.keyOf(txn.Object)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		prepared = append(prepared, ThreadSafeStoreTransaction{
-			Transaction: Transaction{Object: obj, Type: txn.Type},
-			Key:         key,
-		})
+		keyed = append(keyed, ThreadSafeStoreTransaction{Transaction: txn, Key: key})
 		applied = append(applied, i)
 	}
-	c.threadSafeMap.Transaction(prepared...)
+	c.threadSafeMap.Transaction(keyed...)
 	if len(errs) == 0 {
 		return nil
 	}
 	return &TransactionError{SuccessfulIndices: applied, TotalTransactions: len(txns), Errors: errs}
-}
-
-// prepareTransaction is prepare for adds and updates and keyOf for the rest.
-func (c *cache) prepareTransaction(txn Transaction) (interface{}, string, error) {
-	if txn.Type == TransactionTypeAdd || txn.Type == TransactionTypeUpdate {
-		return c.prepare(txn.Object)
-	}
-	key, err := c.keyOf(txn.Object)
-	return txn.Object, key, err
 }
 
 // GetByKey returns the object stored under key; it never fails.
@@ -200,34 +190,41 @@ func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) 
 	return item, exists, err
 }
 
-// Replace transforms and keys every object of list and then makes them the
+// Replace keys and transforms every object of list and then makes them the
 // whole content of the store, recording resourceVersion. If any object
-// fails, the store is left unchanged and the first error is returned.
+// fails, the store is left unchanged and the first error is returned. list
+// itself is never modified.
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
-	items := make(map[string]interface{}, len(list))
-	for _, obj := range list {
-		obj, key, err := c.prepare(obj)
+	keys := make([]string, len(list))
+	objects := list
+	if c.transformer != nil {
+		objects = make([]interface{}, len(list))
+	}
+	for i, obj := range list {
+		key, stored, err := c.keyAndTransform(obj)
 		if err != nil {
 			return err
 		}
-		items[key] = obj
+		keys[i], objects[i] = key, stored
 	}
-	c.threadSafeMap.Replace(items, resourceVersion)
+	c.threadSafeMap.replaceKeyed(keys, objects, resourceVersion)
 	return nil
 }
 
-// prepare transforms obj, if the store has a transformer, and computes the
-// key of the result.
-func (c *cache) prepare(obj interface{}) (interface{}, string, error) {
-	if c.transformer != nil {
-		transformed, err := c.transformer(obj)
-		if err != nil {
-			return nil, "", fmt.Errorf("transforming: %w", err)
-		}
-		obj = transformed
-	}
+// keyAndTransform computes obj's key and then, if the store has a
+// transformer, transforms obj. The key is the original object's: a
+// transformer cannot move an object to another key.
+func (c *cache) keyAndTransform(obj interface{}) (string, interface{}, error) {
 	key, err := c.keyOf(obj)
-	return obj, key, err
+	if err != nil {
+		return "", nil, err
+	}
+	if c.transformer != nil {
+		if obj, err = c.transformer(obj); err != nil {
+			return "", nil, fmt.Errorf("transforming: %w", err)
+		}
+	}
+	return key, obj, nil
 }
 
 // keyOf computes obj's key, wrapping a failure in a KeyError.

@@ -57,20 +57,28 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 }
 
 // threadSafeMap is the storage behind every Store and Indexer of this
-// package: a map from storage key to object, the indices over those objects,
-// and the last resource version the store has seen.
+// package: a map from storage key to entry (key and object), the indices over
+// those entries, and the last resource version the store has seen.
 //
 // Writers hold lock for writing; readers hold it for reading, so any number
 // of readers proceed together and every read sees one consistent snapshot.
 //
-// Invariant: after every write, every index is exact for items (see
-// valueIndex).
+// Indices refer to entries by pointer: an index read copies objects out of
+// the entries it holds without hashing a key, and an update whose indexed
+// values did not change only swaps the entry's object.
+//
+// Invariant: after every write, every index is exact for entries (see
+// valueIndex), and entries[k].key == k.
 type threadSafeMap struct {
-	// lock guards items, indices and resourceVersion.
+	// lock guards entries, preloaded, indices and resourceVersion.
 	lock sync.RWMutex
-	// items maps each storage key to its object.
-	items map[string]interface{}
-	// indices are the indices over items.
+	// entries maps each storage key to its entry.
+	entries map[string]*storeEntry
+	// preloaded holds the entries of keys named by the Indices given to
+	// NewThreadSafeStore that are not stored (yet); a later write of such a
+	// key adopts its entry, so the key is never indexed twice. Usually nil.
+	preloaded map[string]*storeEntry
+	// indices are the indices over entries.
 	indices storeIndices
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
@@ -94,11 +102,25 @@ func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeSt
 // newThreadSafeMap returns an empty map with the given indices.
 func newThreadSafeMap(indexers Indexers, indices Indices) *threadSafeMap {
 	m := &threadSafeMap{
-		items:   map[string]interface{}{},
+		entries: map[string]*storeEntry{},
 		indices: newStoreIndices(indexers),
 	}
-	m.indices.load(indices)
+	m.indices.load(indices, m.preloadedEntry)
 	return m
+}
+
+// preloadedEntry returns the entry of key for given index content, creating
+// an object-less one the first time.
+func (m *threadSafeMap) preloadedEntry(key string) *storeEntry {
+	if m.preloaded == nil {
+		m.preloaded = map[string]*storeEntry{}
+	}
+	e := m.preloaded[key]
+	if e == nil {
+		e = &storeEntry{key: key}
+		m.preloaded[key] = e
+	}
+	return e
 }
 
 // enableMetrics makes the store publish its resource version. It may only be
@@ -122,6 +144,7 @@ func (m *threadSafeMap) Update(key string, obj interface{}) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.putLocked(key, obj)
+	m.observeObjectLocked(obj)
 }
 
 // Delete removes key. It does not change the recorded resource version.
@@ -134,12 +157,18 @@ func (m *threadSafeMap) Delete(key string) {
 func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.deleteLocked(key, obj)
+	m.deleteLocked(key)
+	m.observeObjectLocked(obj)
 }
 
 // Transaction applies txns in order under one acquisition of the lock. A
-// transaction of an unknown type changes no object.
+// transaction of an unknown type changes no object. The recorded resource
+// version is that of the last transaction's object, if it has metadata; the
+// intermediate ones are never recorded nor published.
 func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
+	if len(txns) == 0 {
+		return
+	}
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
@@ -147,61 +176,105 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 		case TransactionTypeAdd, TransactionTypeUpdate:
 			m.putLocked(txn.Key, txn.Object)
 		case TransactionTypeDelete:
-			m.deleteLocked(txn.Key, txn.Object)
-		default:
-			m.observeObjectLocked(txn.Object)
+			m.deleteLocked(txn.Key)
 		}
 	}
+	m.observeObjectLocked(txns[len(txns)-1].Object)
 }
 
 // putLocked stores obj under key and keeps the indices exact.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
-	old := m.items[key]
-	m.items[key] = obj
-	m.indices.update(key, old, obj)
-	m.observeObjectLocked(obj)
+	if e := m.entries[key]; e != nil {
+		old := e.obj
+		e.obj = obj
+		m.indices.change(e, old)
+		return
+	}
+	e := m.adoptPreloadedLocked(key)
+	if e == nil {
+		m.entries[key] = &storeEntry{key: key, obj: obj}
+		m.indices.add(m.entries[key])
+		return
+	}
+	e.obj = obj
+	m.entries[key] = e
+	m.indices.add(e)
 }
 
-// deleteLocked removes key, if present, and records obj's resource version.
-func (m *threadSafeMap) deleteLocked(key string, obj interface{}) {
-	if old, exists := m.items[key]; exists {
-		m.indices.update(key, old, nil)
-		delete(m.items, key)
+// adoptPreloadedLocked takes key's preloaded entry, if any, out of preloaded.
+func (m *threadSafeMap) adoptPreloadedLocked(key string) *storeEntry {
+	e := m.preloaded[key]
+	if e != nil {
+		delete(m.preloaded, key)
 	}
-	m.observeObjectLocked(obj)
+	return e
+}
+
+// deleteLocked removes key, if present, from the entries and the indices.
+func (m *threadSafeMap) deleteLocked(key string) {
+	if e := m.entries[key]; e != nil {
+		m.indices.remove(e)
+		delete(m.entries, key)
+	}
 }
 
 // Get returns the object stored under key.
 func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	item, exists = m.items[key]
-	return item, exists
+	if e := m.entries[key]; e != nil {
+		return e.obj, true
+	}
+	return nil, false
 }
 
 // List returns every stored object, in no particular order.
 func (m *threadSafeMap) List() []interface{} {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return mapValues(m.items)
+	objects := make([]interface{}, 0, len(m.entries))
+	for _, e := range m.entries {
+		objects = append(objects, e.obj)
+	}
+	return objects
 }
 
 // ListKeys returns every storage key, in no particular order.
 func (m *threadSafeMap) ListKeys() []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return mapKeys(m.items)
+	return mapKeys(m.entries)
 }
 
-// Replace makes items the whole content of the store (the store takes
-// ownership of the map), rebuilds every index and records resourceVersion.
+// Replace makes items the whole content of the store, rebuilds every index
+// and records resourceVersion.
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
+	keys := make([]string, 0, len(items))
+	objects := make([]interface{}, 0, len(items))
+	for key, obj := range items {
+		keys = append(keys, key)
+		objects = append(objects, obj)
+	}
+	m.replaceKeyed(keys, objects, resourceVersion)
+}
+
+// replaceKeyed is Replace for objects[i] stored under keys[i]; a repeated
+// key keeps its last object. The entries are allocated in one block, so a
+// relist costs one allocation for them rather than one per object.
+func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resourceVersion string) {
+	block := make([]storeEntry, len(keys))
+	entries := make(map[string]*storeEntry, len(keys))
+	for i, key := range keys {
+		e := &block[i]
+		e.key, e.obj = key, objects[i]
+		entries[key] = e
+	}
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.items = items
+	m.entries, m.preloaded = entries, nil
 	m.indices.clear()
-	for key, obj := range items {
-		m.indices.update(key, nil, obj)
+	for _, e := range entries {
+		m.indices.add(e)
 	}
 	m.setResourceVersionLocked(resourceVersion)
 }
@@ -220,9 +293,9 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 		return nil, err
 	}
 	if len(values) == 1 {
-		return vi.objectsLocked(values[0], m.items), nil
+		return vi.objectsLocked(values[0]), nil
 	}
-	return vi.objectsOfAnyLocked(values, m.items), nil
+	return vi.objectsOfAnyLocked(values), nil
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
@@ -238,7 +311,7 @@ func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, err
 	if ks == nil {
 		return []string{}, nil
 	}
-	return ks.appendTo(make([]string, 0, ks.len())), nil
+	return ks.appendKeys(make([]string, 0, ks.len())), nil
 }
 
 // ByIndex returns the stored objects that have indexedValue in the named
@@ -250,7 +323,7 @@ func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, 
 	if err != nil {
 		return nil, err
 	}
-	return vi.objectsLocked(indexedValue, m.items), nil
+	return vi.objectsLocked(indexedValue), nil
 }
 
 // ListIndexFuncValues returns every value the named index holds keys for; an
@@ -278,7 +351,7 @@ func (m *threadSafeMap) GetIndexers() Indexers {
 func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	return m.indices.addIndexers(newIndexers, m.items)
+	return m.indices.addIndexers(newIndexers, m.entries)
 }
 
 // Resync is a no-op and is deprecated
@@ -335,13 +408,4 @@ func mapKeys[K comparable, V any](m map[K]V) []K {
 		keys = append(keys, k)
 	}
 	return keys
-}
-
-// mapValues returns the values of m, never nil.
-func mapValues[K comparable, V any](m map[K]V) []V {
-	values := make([]V, 0, len(m))
-	for _, v := range m {
-		values = append(values, v)
-	}
-	return values
 }
