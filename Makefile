@@ -1,0 +1,33 @@
+# kcache developer targets. `make test` is what CI runs.
+GO      ?= go
+PKGS    ?= ./...
+APICOVER_DIR ?= ../shared/tools/apicover
+BENCHTIME ?= 1x
+BENCH   ?= .
+
+.PHONY: test unit fmt-check vet conformance bench apicover
+
+## test: everything CI checks (format, vet, unit + conformance tests with -race)
+test: fmt-check vet unit
+
+## unit: unit and conformance tests, with the race detector
+unit:
+	$(GO) test -race -count=1 $(PKGS)
+
+fmt-check:
+	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+## conformance: the differential suite against client-go's tools/cache
+conformance:
+	$(GO) test -race -count=1 -v ./conformance/
+
+## bench: kcache and client-go side by side (BENCH=regexp BENCHTIME=...)
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime=$(BENCHTIME) ./benchmarks/
+
+## apicover: exported-API coverage against client-go v0.36.2
+apicover:
+	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)

@@ -1,0 +1,342 @@
+package cache
+
+import (
+	"sync"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+)
+
+// ThreadSafeStore is an interface that allows concurrent indexed access to a
+// storage backend. It is like Indexer but does not (necessarily) know how to
+// extract the Store key from a given object.
+//
+// TL;DR caveats: you must not modify anything returned by Get or List as it
+// will break the indexing feature in addition to not being thread safe.
+//
+// The guarantees of thread safety provided by List/Get are only valid if the
+// caller treats returned items as read-only. For example, a pointer inserted
+// in the store through `Add` will be returned as is by `Get`. Multiple
+// clients might invoke `Get` on the same key and modify the pointer in a
+// non-thread-safe way. Also note that modifying objects stored by the
+// indexers (if any) will *not* automatically lead to a re-index. So it's not
+// a good idea to directly modify the objects returned by Get/List, in
+// general.
+type ThreadSafeStore interface {
+	Add(key string, obj interface{})
+	Update(key string, obj interface{})
+	// Delete is equivalent to calling DeleteWithObject(key, nil) however it is
+	// not recommended to use this function as it will not update the resource
+	// version of the store, possibly causing it to be out of date.
+	Delete(key string)
+	DeleteWithObject(key string, obj interface{})
+	Get(key string) (item interface{}, exists bool)
+	List() []interface{}
+	ListKeys() []string
+	Replace(map[string]interface{}, string)
+	Index(indexName string, obj interface{}) ([]interface{}, error)
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	Bookmark(rv string)
+	LastStoreSyncResourceVersion() string
+	ListIndexFuncValues(name string) []string
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+	GetIndexers() Indexers
+
+	// AddIndexers adds more indexers to this store. This supports adding indexes after the store already has items.
+	AddIndexers(newIndexers Indexers) error
+	// Resync is a no-op and is deprecated
+	Resync() error
+}
+
+// ThreadSafeStoreOption configures a store made by NewThreadSafeStore.
+type ThreadSafeStoreOption = func(*threadSafeMap)
+
+// WithThreadSafeStoreMetrics publishes the store's resource version through
+// metricsProvider under identifier. Nothing is published when the provider
+// is nil or the identifier is not Reserved.
+func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvider InformerMetricsProvider) ThreadSafeStoreOption {
+	return func(m *threadSafeMap) {
+		m.enableMetrics(identifier, metricsProvider)
+	}
+}
+
+// threadSafeMap is the storage behind every Store and Indexer of this
+// package: a map from storage key to object, the indices over those objects,
+// and the last resource version the store has seen.
+//
+// Writers hold lock for writing; readers hold it for reading, so any number
+// of readers proceed together and every read sees one consistent snapshot.
+//
+// Invariant: after every write, every index is exact for items (see
+// valueIndex).
+type threadSafeMap struct {
+	// lock guards items, indices and resourceVersion.
+	lock sync.RWMutex
+	// items maps each storage key to its object.
+	items map[string]interface{}
+	// indices are the indices over items.
+	indices storeIndices
+	// resourceVersion is the last resource version the store has seen, from
+	// an object written, a Replace or a Bookmark.
+	resourceVersion string
+	// versionGauge publishes resourceVersion; nil when metrics are off. Set
+	// only while the store is being built.
+	versionGauge GaugeMetric
+}
+
+// NewThreadSafeStore creates a new instance of ThreadSafeStore with the given
+// indexers. indices, when not empty, is taken as the initial content of those
+// indices.
+func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeStoreOption) ThreadSafeStore {
+	m := newThreadSafeMap(indexers, indices)
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// newThreadSafeMap returns an empty map with the given indices.
+func newThreadSafeMap(indexers Indexers, indices Indices) *threadSafeMap {
+	m := &threadSafeMap{
+		items:   map[string]interface{}{},
+		indices: newStoreIndices(indexers),
+	}
+	m.indices.load(indices)
+	return m
+}
+
+// enableMetrics makes the store publish its resource version. It may only be
+// called while the store is being built.
+func (m *threadSafeMap) enableMetrics(identifier InformerNameAndResource, provider InformerMetricsProvider) {
+	if provider == nil || !identifier.Reserved() {
+		return
+	}
+	m.versionGauge = provider.NewStoreResourceVersionMetric(identifier)
+}
+
+// Add stores obj under key, replacing what was there, and records obj's
+// resource version.
+func (m *threadSafeMap) Add(key string, obj interface{}) {
+	m.Update(key, obj)
+}
+
+// Update stores obj under key, replacing what was there, and records obj's
+// resource version.
+func (m *threadSafeMap) Update(key string, obj interface{}) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	m.putLocked(key, obj)
+}
+
+// Delete removes key. It does not change the recorded resource version.
+func (m *threadSafeMap) Delete(key string) {
+	m.DeleteWithObject(key, nil)
+}
+
+// DeleteWithObject removes key and records the resource version of obj, the
+// object as it was deleted (nil records nothing).
+func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	m.deleteLocked(key, obj)
+}
+
+// Transaction applies txns in order under one acquisition of the lock. A
+// transaction of an unknown type changes no object.
+func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	for _, txn := range txns {
+		switch txn.Type {
+		case TransactionTypeAdd, TransactionTypeUpdate:
+			m.putLocked(txn.Key, txn.Object)
+		case TransactionTypeDelete:
+			m.deleteLocked(txn.Key, txn.Object)
+		default:
+			m.observeObjectLocked(txn.Object)
+		}
+	}
+}
+
+// putLocked stores obj under key and keeps the indices exact.
+func (m *threadSafeMap) putLocked(key string, obj interface{}) {
+	old := m.items[key]
+	m.items[key] = obj
+	m.indices.update(key, old, obj)
+	m.observeObjectLocked(obj)
+}
+
+// deleteLocked removes key, if present, and records obj's resource version.
+func (m *threadSafeMap) deleteLocked(key string, obj interface{}) {
+	if old, exists := m.items[key]; exists {
+		m.indices.update(key, old, nil)
+		delete(m.items, key)
+	}
+	m.observeObjectLocked(obj)
+}
+
+// Get returns the object stored under key.
+func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	item, exists = m.items[key]
+	return item, exists
+}
+
+// List returns every stored object, in no particular order.
+func (m *threadSafeMap) List() []interface{} {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	list := make([]interface{}, 0, len(m.items))
+	for _, item := range m.items {
+		list = append(list, item)
+	}
+	return list
+}
+
+// ListKeys returns every storage key, in no particular order.
+func (m *threadSafeMap) ListKeys() []string {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	keys := make([]string, 0, len(m.items))
+	for key := range m.items {
+		keys = append(keys, key)
+	}
+	return keys
+}
+
+// Replace makes items the whole content of the store (the store takes
+// ownership of the map), rebuilds every index and records resourceVersion.
+func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	m.items = items
+	m.indices.clear()
+	for key, obj := range items {
+		m.indices.update(key, nil, obj)
+	}
+	m.setResourceVersionLocked(resourceVersion)
+}
+
+// Index returns the stored objects that share at least one value of the
+// named index with obj.
+func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	vi, err := m.indices.get(indexName)
+	if err != nil {
+		return nil, err
+	}
+	values, err := vi.indexFunc(obj)
+	if err != nil {
+		return nil, err
+	}
+	if len(values) == 1 {
+		return vi.objectsLocked(values[0], m.items), nil
+	}
+	return vi.objectsOfAnyLocked(values, m.items), nil
+}
+
+// IndexKeys returns the keys of the stored objects that have indexedValue in
+// the named index.
+func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	vi, err := m.indices.get(indexName)
+	if err != nil {
+		return nil, err
+	}
+	ks := vi.byValue[indexedValue]
+	if ks == nil {
+		return []string{}, nil
+	}
+	return ks.appendTo(make([]string, 0, ks.len())), nil
+}
+
+// ByIndex returns the stored objects that have indexedValue in the named
+// index.
+func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	vi, err := m.indices.get(indexName)
+	if err != nil {
+		return nil, err
+	}
+	return vi.objectsLocked(indexedValue, m.items), nil
+}
+
+// ListIndexFuncValues returns every value the named index holds keys for; an
+// unknown index has none.
+func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	vi := m.indices.byName[indexName]
+	if vi == nil {
+		return []string{}
+	}
+	values := make([]string, 0, len(vi.byValue))
+	for v := range vi.byValue {
+		values = append(values, v)
+	}
+	return values
+}
+
+// GetIndexers returns a copy of the registered index functions by name.
+func (m *threadSafeMap) GetIndexers() Indexers {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	indexers := make(Indexers, len(m.indices.indexers))
+	for name, fn := range m.indices.indexers {
+		indexers[name] = fn
+	}
+	return indexers
+}
+
+// AddIndexers registers newIndexers and indexes every stored object with
+// them. A name already registered is an error and then nothing is added.
+func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	return m.indices.addIndexers(newIndexers, m.items)
+}
+
+// Resync is a no-op and is deprecated
+func (m *threadSafeMap) Resync() error {
+	return nil
+}
+
+// Bookmark records rv as the last resource version seen.
+func (m *threadSafeMap) Bookmark(rv string) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	m.setResourceVersionLocked(rv)
+}
+
+// LastStoreSyncResourceVersion returns the last resource version recorded by
+// a write, a Replace or a Bookmark.
+func (m *threadSafeMap) LastStoreSyncResourceVersion() string {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	return m.resourceVersion
+}
+
+// observeObjectLocked records the resource version of obj, if it has object
+// metadata.
+func (m *threadSafeMap) observeObjectLocked(obj interface{}) {
+	if obj == nil {
+		return
+	}
+	if accessor, err := meta.Accessor(obj); err == nil {
+		m.setResourceVersionLocked(accessor.GetResourceVersion())
+	}
+}
+
+// setResourceVersionLocked records rv and publishes it.
+func (m *threadSafeMap) setResourceVersionLocked(rv string) {
+	m.resourceVersion = rv
+	if m.versionGauge == nil {
+		return
+	}
+	if v, ok := resourceVersionGaugeValue(rv); ok {
+		m.versionGauge.Set(v)
+	}
+}
