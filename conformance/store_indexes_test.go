@@ -11,7 +11,7 @@ import (
 
 // storeIndexDef is one index of the catalog the random runs choose from.
 // fn works on neutral objects and never fails (a failing index function
-// makes client-go panic; that is covered by TestStoreIndexFuncErrorsPanicLikeClientGo).
+// makes client-go panic; that is covered by TestStoreIndexingPanicsLikeClientGo).
 // When own is true each side uses its own MetaNamespaceIndexFunc instead of
 // fn (guarded so objects without metadata index to nothing).
 type storeIndexDef struct {
@@ -43,7 +43,7 @@ var storeIndexCatalog = []storeIndexDef{
 }
 
 // storeFailingIndexes are indices whose function can fail; they are only
-// used by TestStoreIndexFuncErrorsPanicLikeClientGo, never by random runs.
+// used by TestStoreIndexingPanicsLikeClientGo, never by random runs.
 var storeFailingIndexes = []storeIndexDef{
 	{name: "fails-on-bad", fn: storeFailOnBad},
 	{name: "namespace-strict", own: true, strict: true},

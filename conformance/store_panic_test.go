@@ -8,12 +8,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// TestStoreIndexFuncErrorsPanicLikeClientGo checks that an index function
+// TestStoreIndexingPanicsLikeClientGo checks that an index function
 // error surfaces exactly as in client-go: the same panic (type and message)
 // on the write paths that index, the same error from Index, and no panic
-// where client-go has none. Both sides recover; nothing is read after a
-// panic, since a store that panicked mid-write may hold its lock.
-func TestStoreIndexFuncErrorsPanicLikeClientGo(t *testing.T) {
+// where client-go has none. It also pins client-go's panics on stores built
+// with nil Indexers or nil Indices. Both sides recover; nothing is read
+// after a panic, since a store that panicked mid-write may hold its lock.
+func TestStoreIndexingPanicsLikeClientGo(t *testing.T) {
 	w := newStoreWorld(1)
 	good := w.register(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "good", ResourceVersion: "5"}}, "pod:default/good")
 	bad := w.register(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "bad", ResourceVersion: "6"}}, "pod:default/bad")
@@ -21,6 +22,7 @@ func TestStoreIndexFuncErrorsPanicLikeClientGo(t *testing.T) {
 	goodAsBad := w.register(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "bad", ResourceVersion: "8"}}, "pod:default/bad(as good key)")
 	explicit := w.register(storeExplicitKey("default/explicit"), "explicit(default/explicit)")
 	failing := []string{"fails-on-bad"}
+	none := []string{}
 	strict := []string{"namespace-strict"}
 	tests := []struct {
 		name      string
@@ -35,7 +37,7 @@ func TestStoreIndexFuncErrorsPanicLikeClientGo(t *testing.T) {
 			setup: []storeOp{{Kind: "Add", Obj: good}}, action: storeOp{Kind: "Update", Obj: bad}, wantPanic: true},
 		{name: "IndexerReplaceWithAnUnindexableObjectPanics", row: storeRow{Kind: "indexer", Indexers: failing},
 			setup: []storeOp{{Kind: "Add", Obj: good}}, action: storeOp{Kind: "Replace", Objs: []any{good, bad}, RV: "9"}, wantPanic: true},
-		{name: "IndexerAddIndexersBackfillOverAnUnindexableObjectPanics", row: storeRow{Kind: "indexer"},
+		{name: "IndexerAddIndexersBackfillOverAnUnindexableObjectPanics", row: storeRow{Kind: "indexer", Indexers: none},
 			setup: []storeOp{{Kind: "Add", Obj: good}, {Kind: "Add", Obj: bad}}, action: storeOp{Kind: "AddIndexers", Indexers: failing}, wantPanic: true},
 		{name: "IndexerTransactionAddOfAnUnindexableObjectPanics", row: storeRow{Kind: "indexer", Indexers: failing},
 			action: storeOp{Kind: "Transaction", Txns: []storeTxn{{Type: "Add", Obj: good}, {Type: "Add", Obj: bad}}}, wantPanic: true},
@@ -53,12 +55,18 @@ func TestStoreIndexFuncErrorsPanicLikeClientGo(t *testing.T) {
 			setup: []storeOp{{Kind: "Add", Key: "k", Obj: good}}, action: storeOp{Kind: "Update", Key: "k", Obj: bad}, wantPanic: true},
 		{name: "ThreadSafeStoreReplaceWithAnUnindexableObjectPanics", row: storeRow{Kind: "threadSafeStore", Indexers: failing},
 			action: storeOp{Kind: "Replace", Items: map[string]any{"default/bad": bad}, RV: "3"}, wantPanic: true},
-		{name: "ThreadSafeStoreDeleteOfAnObjectStoredBeforeIndexingDoesNotPanic", row: storeRow{Kind: "threadSafeStore"},
+		{name: "ThreadSafeStoreDeleteOfAnObjectStoredBeforeIndexingDoesNotPanic", row: storeRow{Kind: "threadSafeStore", Indexers: none},
 			setup: []storeOp{{Kind: "Add", Key: "k", Obj: bad}, {Kind: "AddIndexers", Indexers: []string{"app"}}}, action: storeOp{Kind: "Delete", Key: "k"}},
-		{name: "ThreadSafeStoreAddIndexersBackfillOverAnUnindexableObjectPanics", row: storeRow{Kind: "threadSafeStore"},
+		{name: "ThreadSafeStoreAddIndexersBackfillOverAnUnindexableObjectPanics", row: storeRow{Kind: "threadSafeStore", Indexers: none},
 			setup: []storeOp{{Kind: "Add", Key: "k", Obj: bad}}, action: storeOp{Kind: "AddIndexers", Indexers: failing}, wantPanic: true},
 		{name: "ThreadSafeStoreTransactionOfAnUnindexableObjectPanics", row: storeRow{Kind: "threadSafeStore", Indexers: failing},
 			action: storeOp{Kind: "Transaction", Txns: []storeTxn{{Type: "Update", Key: "k", Obj: bad}}}, wantPanic: true},
+		{name: "IndexerBuiltWithNilIndexersPanicsOnAddIndexers", row: storeRow{Kind: "indexer"},
+			setup: []storeOp{{Kind: "Add", Obj: good}}, action: storeOp{Kind: "AddIndexers", Indexers: []string{"app"}}, wantPanic: true},
+		{name: "ThreadSafeStoreBuiltWithNilIndexersPanicsOnAddIndexers", row: storeRow{Kind: "threadSafeStore"},
+			action: storeOp{Kind: "AddIndexers", Indexers: []string{"app"}}, wantPanic: true},
+		{name: "ThreadSafeStoreBuiltWithNilIndicesPanicsOnTheFirstIndexedAdd", row: storeRow{Kind: "threadSafeStore", Indexers: []string{"app"}, NilIndices: true},
+			action: storeOp{Kind: "Add", Key: "default/good", Obj: good}, wantPanic: true},
 		{name: "ThreadSafeStoreIndexOfAnUnindexableObjectReturnsTheError", row: storeRow{Kind: "threadSafeStore", Indexers: failing},
 			action: storeOp{Kind: "Index", Indexers: failing, Obj: bad}},
 	}

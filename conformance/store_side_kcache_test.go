@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	kc "k8s.io/client-go/tools/cache"
+	kc "github.com/kcache-go/cache"
 )
 
 // storeKCacheSide wraps kcache's Store, Indexer or ThreadSafeStore as
