@@ -259,7 +259,7 @@ func (w *storeWorld) describe(obj any) string {
 	if name, ok := w.names[obj]; ok {
 		return name
 	}
-	return fmt.Sprintf("unknown(%T %p)", obj, obj)
+	return fmt.Sprintf("unnamed(%T %v)", obj, obj)
 }
 
 // transform is the neutral transformer used by rows with "transformer":
