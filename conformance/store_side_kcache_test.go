@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	kc "github.com/kcache-go/cache"
+	"k8s.io/apimachinery/pkg/api/meta"
 )
 
 // storeKCacheSide wraps kcache's Store, Indexer or ThreadSafeStore as
