@@ -12,7 +12,7 @@ import (
 // error surfaces exactly as in client-go: the same panic (type and message)
 // on the write paths that index, the same error from Index, and no panic
 // where client-go has none. It also pins client-go's panics on stores built
-// with nil Indexers or nil Indices. Both sides recover; nothing is read
+// with nil Indexers or nil Indices, or replaced with a nil map. Both sides recover; nothing is read
 // after a panic, since a store that panicked mid-write may hold its lock.
 func TestStoreIndexingPanicsLikeClientGo(t *testing.T) {
 	w := newStoreWorld(1)
@@ -67,6 +67,10 @@ func TestStoreIndexingPanicsLikeClientGo(t *testing.T) {
 			action: storeOp{Kind: "AddIndexers", Indexers: []string{"app"}}, wantPanic: true},
 		{name: "ThreadSafeStoreBuiltWithNilIndicesPanicsOnTheFirstIndexedAdd", row: storeRow{Kind: "threadSafeStore", Indexers: []string{"app"}, NilIndices: true},
 			action: storeOp{Kind: "Add", Key: "default/good", Obj: good}, wantPanic: true},
+		{name: "ThreadSafeStoreReplacedWithANilMapPanicsOnTheNextAdd", row: storeRow{Kind: "threadSafeStore", Indexers: none},
+			setup: []storeOp{{Kind: "Replace", RV: "4"}}, action: storeOp{Kind: "Add", Key: "default/good", Obj: good}, wantPanic: true},
+		{name: "IndexerReplacedWithANilListAcceptsTheNextAdd", row: storeRow{Kind: "indexer", Indexers: none},
+			setup: []storeOp{{Kind: "Replace", RV: "4"}}, action: storeOp{Kind: "Add", Obj: good}},
 		{name: "ThreadSafeStoreIndexOfAnUnindexableObjectReturnsTheError", row: storeRow{Kind: "threadSafeStore", Indexers: failing},
 			action: storeOp{Kind: "Index", Indexers: failing, Obj: bad}},
 	}

@@ -3,6 +3,7 @@ package conformance
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,9 @@ func storeRunRow(t *testing.T, row storeRow) {
 	for i := 0; i < row.Ops; i++ {
 		op := w.nextOp(mix, threadSafe)
 		wantOut, gotOut := want.apply(op), got.apply(op)
+		if strings.HasPrefix(wantOut, "panic(") {
+			t.Fatalf("seed=%d op#%d %s\nclient-go panicked, which random runs must never provoke: %s", row.Seed, i, op.format(w), wantOut)
+		}
 		if wantOut != gotOut {
 			t.Fatalf("seed=%d op#%d %s\noutcome differs\nclient-go: %s\nkcache:    %s", row.Seed, i, op.format(w), wantOut, gotOut)
 		}
