@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -67,7 +68,8 @@ func storeRunRow(t *testing.T, row storeRow) {
 	if row.Kind == "threadSafeStore" {
 		mix, threadSafe = storeThreadSafeMix, true
 	}
-	storeCompareReads(t, row, -1, "construction", w, want, got, w.nextProbe(storeOp{}))
+	where := fmt.Sprintf("seed=%d", row.Seed)
+	storeCompareReads(t, where, -1, "construction", want, got, w.nextProbe(storeOp{}))
 	for i := 0; i < row.Ops; i++ {
 		op := w.nextOp(mix, threadSafe)
 		wantOut, gotOut := want.apply(op), got.apply(op)
@@ -80,23 +82,23 @@ func storeRunRow(t *testing.T, row storeRow) {
 		if want.transformCalls() != got.transformCalls() {
 			t.Fatalf("seed=%d op#%d %s\ntransformer calls so far differ: client-go %d, kcache %d", row.Seed, i, op.format(w), want.transformCalls(), got.transformCalls())
 		}
-		storeCompareReads(t, row, i, op.format(w), w, want, got, w.nextProbe(op))
+		storeCompareReads(t, where, i, op.format(w), want, got, w.nextProbe(op))
 	}
 }
 
 // storeCompareReads makes the same reads on both sides and fails on the
-// first differing answer.
-func storeCompareReads(t *testing.T, row storeRow, i int, op string, w *storeWorld, want, got storeSide, p storeProbe) {
+// first differing answer; where (seed or scenario), i and op locate it.
+func storeCompareReads(t *testing.T, where string, i int, op string, want, got storeSide, p storeProbe) {
 	t.Helper()
 	wantReads, gotReads := want.reads(p, false), got.reads(p, false)
 	if len(wantReads) != len(gotReads) {
-		t.Fatalf("seed=%d op#%d %s\nread count differs: client-go %d, kcache %d", row.Seed, i, op, len(wantReads), len(gotReads))
+		t.Fatalf("%s op#%d %s\nread count differs: client-go %d, kcache %d", where, i, op, len(wantReads), len(gotReads))
 	}
 	for j := range wantReads {
 		if wantReads[j] != gotReads[j] {
 			labels := want.reads(p, true)
-			t.Fatalf("seed=%d op#%d %s\nread %s differs\nclient-go: %s\nkcache:    %s",
-				row.Seed, i, op, labels[j].call, wantReads[j].answer, gotReads[j].answer)
+			t.Fatalf("%s op#%d %s\nread %s differs\nclient-go: %s\nkcache:    %s",
+				where, i, op, labels[j].call, wantReads[j].answer, gotReads[j].answer)
 		}
 	}
 }
