@@ -18,7 +18,7 @@ type storeClientGoSide struct {
 	w *storeWorld
 	// store is the Store or Indexer under test, or nil.
 	store cg.Store
-	// indexer is store as an Indexer, or nil for a plain Store.
+	// indexer is store as an Indexer (NewStore's result is one too), or nil.
 	indexer cg.Indexer
 	// tss is the ThreadSafeStore under test, or nil.
 	tss cg.ThreadSafeStore
@@ -40,6 +40,8 @@ func newStoreClientGoSide(w *storeWorld, row storeRow) *storeClientGoSide {
 	switch row.Kind {
 	case "store":
 		s.store = cg.NewStore(keyFunc, opts...)
+		// NewStore's result is an Indexer too; users may assert it.
+		s.indexer, _ = s.store.(cg.Indexer)
 	case "indexer":
 		s.indexer = cg.NewIndexer(keyFunc, s.indexers(row.Indexers), opts...)
 		s.store = s.indexer
@@ -253,6 +255,7 @@ func (s *storeClientGoSide) txnErrView(te *cg.TransactionError) string {
 func (s *storeClientGoSide) reads(p storeProbe, labelled bool) []storeRead {
 	out := make([]storeRead, 0, 64)
 	add := func(call, answer string) { out = append(out, storeRead{call, answer}) }
+	add("implements()", s.implements())
 	if s.tss != nil {
 		for _, k := range p.keys {
 			item, exists := s.tss.Get(k)
@@ -278,6 +281,21 @@ func (s *storeClientGoSide) reads(p storeProbe, labelled bool) []storeRead {
 		out = s.indexReads(out, s.indexer, p, labelled)
 	}
 	return out
+}
+
+// implements prints which optional interfaces the store under test has.
+func (s *storeClientGoSide) implements() string {
+	var subject any = s.store
+	if s.tss != nil {
+		subject = s.tss
+	}
+	_, indexer := subject.(cg.Indexer)
+	_, txn := subject.(cg.TransactionStore)
+	_, tssTxn := subject.(cg.ThreadSafeStoreWithTransaction)
+	_, transforming := subject.(cg.TransformingStore)
+	_, reflectorStore := subject.(cg.ReflectorStore)
+	return fmt.Sprintf("Indexer=%t TransactionStore=%t ThreadSafeStoreWithTransaction=%t TransformingStore=%t ReflectorStore=%t",
+		indexer, txn, tssTxn, transforming, reflectorStore)
 }
 
 // storeClientGoIndexReader is what Indexer and ThreadSafeStore share.

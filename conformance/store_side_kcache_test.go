@@ -18,7 +18,7 @@ type storeKCacheSide struct {
 	w *storeWorld
 	// store is the Store or Indexer under test, or nil.
 	store kc.Store
-	// indexer is store as an Indexer, or nil for a plain Store.
+	// indexer is store as an Indexer (NewStore's result is one too), or nil.
 	indexer kc.Indexer
 	// tss is the ThreadSafeStore under test, or nil.
 	tss kc.ThreadSafeStore
@@ -40,6 +40,8 @@ func newStoreKCacheSide(w *storeWorld, row storeRow) *storeKCacheSide {
 	switch row.Kind {
 	case "store":
 		s.store = kc.NewStore(keyFunc, opts...)
+		// NewStore's result is an Indexer too; users may assert it.
+		s.indexer, _ = s.store.(kc.Indexer)
 	case "indexer":
 		s.indexer = kc.NewIndexer(keyFunc, s.indexers(row.Indexers), opts...)
 		s.store = s.indexer
@@ -253,6 +255,7 @@ func (s *storeKCacheSide) txnErrView(te *kc.TransactionError) string {
 func (s *storeKCacheSide) reads(p storeProbe, labelled bool) []storeRead {
 	out := make([]storeRead, 0, 64)
 	add := func(call, answer string) { out = append(out, storeRead{call, answer}) }
+	add("implements()", s.implements())
 	if s.tss != nil {
 		for _, k := range p.keys {
 			item, exists := s.tss.Get(k)
@@ -278,6 +281,21 @@ func (s *storeKCacheSide) reads(p storeProbe, labelled bool) []storeRead {
 		out = s.indexReads(out, s.indexer, p, labelled)
 	}
 	return out
+}
+
+// implements prints which optional interfaces the store under test has.
+func (s *storeKCacheSide) implements() string {
+	var subject any = s.store
+	if s.tss != nil {
+		subject = s.tss
+	}
+	_, indexer := subject.(kc.Indexer)
+	_, txn := subject.(kc.TransactionStore)
+	_, tssTxn := subject.(kc.ThreadSafeStoreWithTransaction)
+	_, transforming := subject.(kc.TransformingStore)
+	_, reflectorStore := subject.(kc.ReflectorStore)
+	return fmt.Sprintf("Indexer=%t TransactionStore=%t ThreadSafeStoreWithTransaction=%t TransformingStore=%t ReflectorStore=%t",
+		indexer, txn, tssTxn, transforming, reflectorStore)
 }
 
 // storeKCacheIndexReader is what Indexer and ThreadSafeStore share.
