@@ -3,7 +3,6 @@ package benchmarks
 import (
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	kc "github.com/kcache-go/cache"
@@ -251,21 +250,30 @@ func BenchmarkStoreReplace(b *testing.B) {
 // of BenchmarkStoreReadersWithWriter.
 const storeReadsPerReader = 50_000
 
+// storeWritesPerOp is how many updates the writer makes per op of
+// BenchmarkStoreReadersWithWriter.
+const storeWritesPerOp = 20_000
+
 // BenchmarkStoreReadersWithWriter runs GOMAXPROCS readers (alternating
 // GetByKey and ByIndex on the node index) against a full Indexer while one
-// writer keeps updating pods. One op is every reader finishing its reads;
-// ns/read is the wall time per read, writes/op what the writer got done.
+// writer updates pods. One op is a fixed amount of work, so every metric
+// compares like with like: each reader makes storeReadsPerReader reads and
+// the writer storeWritesPerOp updates, all concurrently; the op ends when
+// all are done. ns/read is the op's wall time divided by the reads.
 func BenchmarkStoreReadersWithWriter(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
 		readers := runtime.GOMAXPROCS(0)
-		var writes atomic.Int64
+		written := 0
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			stop := make(chan struct{})
-			writerDone := make(chan struct{})
-			go storeWriteUntil(b, idx, c, stop, writerDone, &writes)
 			var wg sync.WaitGroup
+			wg.Add(1)
+			go func(from int) {
+				defer wg.Done()
+				storeWriteMany(b, idx, c, from)
+			}(written)
+			written += storeWritesPerOp
 			for r := 0; r < readers; r++ {
 				wg.Add(1)
 				go func(r int) {
@@ -274,23 +282,15 @@ func BenchmarkStoreReadersWithWriter(b *testing.B) {
 				}(r)
 			}
 			wg.Wait()
-			close(stop)
-			<-writerDone
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(readers*storeReadsPerReader), "ns/read")
-		b.ReportMetric(float64(writes.Load())/float64(b.N), "writes/op")
 	})
 }
 
-// storeWriteUntil updates pods in turn until stop closes, counting writes.
-func storeWriteUntil(b *testing.B, idx storeReader, c *storeCluster, stop <-chan struct{}, done chan<- struct{}, writes *atomic.Int64) {
-	defer close(done)
-	for i := 0; ; i++ {
-		select {
-		case <-stop:
-			return
-		default:
-		}
+// storeWriteMany makes storeWritesPerOp updates, continuing the cycle
+// through the pods' versions at update number from.
+func storeWriteMany(b *testing.B, idx storeReader, c *storeCluster, from int) {
+	for i := from; i < from+storeWritesPerOp; i++ {
 		versions := c.updated
 		if (i/len(c.pods))%2 == 1 {
 			versions = c.pods
@@ -299,7 +299,6 @@ func storeWriteUntil(b *testing.B, idx storeReader, c *storeCluster, stop <-chan
 			b.Error(err)
 			return
 		}
-		writes.Add(1)
 	}
 }
 
