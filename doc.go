@@ -7,7 +7,7 @@
 // registered event handlers. Controllers switch to kcache by changing one
 // import line:
 //
-//	import "k8s.io/client-go/tools/cache"   →   import "github.com/kcache-go/cache"
+//	k8s.io/client-go/tools/cache   →   github.com/kcache-go/cache
 //
 // Every exported identifier has the name, signature and behaviour it has in
 // client-go; see README.md for what kcache adds beyond that.

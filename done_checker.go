@@ -1,28 +1,26 @@
 package cache
 
-// DoneChecker, in contrast to InformerSynced, supports waiting for some
-// activity to finish without polling and has a name that describes itself.
+// DoneChecker is something that finishes once, such as an informer's initial
+// sync, that can be waited for on a channel instead of by polling (compare
+// InformerSynced), and that can say what it is.
 //
-// To check for completion without blocking, use IsDone.
+// IsDone asks without blocking.
 type DoneChecker interface {
-	// Name returns a string describing the entity that is being waited for.
-	//
-	// Note that this name might be computed, so callers should only
-	// get the name outside of a hot code path.
-	Name() string
-
-	// Done returns a channel that will be closed on completion
-	// of the activity.
+	// Done returns a channel that is closed once the activity has finished.
 	Done() <-chan struct{}
+
+	// Name describes what is being waited for. It may be computed on every
+	// call: keep it off hot paths.
+	Name() string
 }
 
-// IsDone returns true if the activity is done, false otherwise. It never
-// blocks.
+// IsDone reports whether checker has finished. It never blocks.
 func IsDone(checker DoneChecker) bool {
+	done := checker.Done()
 	select {
-	case <-checker.Done():
-		return true
+	case <-done:
 	default:
 		return false
 	}
+	return true
 }

@@ -7,37 +7,37 @@ import (
 	"k8s.io/apimachinery/pkg/util/sets"
 )
 
-// Indexer extends Store with multiple indices and restricts each accumulator
-// to simply hold the current object (and be empty after Delete).
+// Indexer is a Store that also keeps named indices over its objects, so
+// objects can be found by an indexed value (a namespace, a node name, a
+// label) without scanning everything. It stores the latest object per key.
 //
-// There are three kinds of strings here:
-//  1. a storage key, as defined in the Store interface,
-//  2. a name of an index, and
-//  3. an "indexed value", which is produced by an IndexFunc and
-//     can be a field value or any other string computed from the object.
+// Three kinds of string meet here: storage keys (as in Store), index names
+// (the keys of Indexers), and indexed values (what an IndexFunc returns for
+// an object).
 type Indexer interface {
 	Store
-	// Index returns the stored objects whose set of indexed values
-	// intersects the set of indexed values of the given object, for
-	// the named index
-	Index(indexName string, obj interface{}) ([]interface{}, error)
-	// IndexKeys returns the storage keys of the stored objects whose
-	// set of indexed values for the named index includes the given
-	// indexed value
-	IndexKeys(indexName, indexedValue string) ([]string, error)
-	// ListIndexFuncValues returns all the indexed values of the given index
-	ListIndexFuncValues(indexName string) []string
-	// ByIndex returns the stored objects whose set of indexed values
-	// for the named index includes the given indexed value
-	ByIndex(indexName, indexedValue string) ([]interface{}, error)
-	// GetIndexers return the indexers
-	GetIndexers() Indexers
 
-	// AddIndexers adds more indexers to this store. This supports adding indexes after the store already has items.
+	// ByIndex returns the objects that have indexedValue in the named index.
+	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+	// IndexKeys returns the storage keys of the objects that have
+	// indexedValue in the named index.
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	// Index returns the objects that share at least one value of the named
+	// index with obj.
+	Index(indexName string, obj interface{}) ([]interface{}, error)
+	// ListIndexFuncValues returns every value present in the named index.
+	ListIndexFuncValues(indexName string) []string
+
+	// GetIndexers returns the index functions by index name.
+	GetIndexers() Indexers
+	// AddIndexers registers more indices and fills them from the objects
+	// already stored. A name already in use is an error.
 	AddIndexers(newIndexers Indexers) error
 }
 
-// IndexFunc knows how to compute the set of indexed values for an object.
+// IndexFunc computes the indexed values of an object for one index: none,
+// one or several strings. It must be fast and deterministic; an error from it
+// while the store is being written is a panic.
 type IndexFunc func(obj interface{}) ([]string, error)
 
 // IndexFuncToKeyFuncAdapter adapts an indexFunc to a keyFunc. This is only
@@ -61,13 +61,12 @@ func IndexFuncToKeyFuncAdapter(indexFunc IndexFunc) KeyFunc {
 	}
 }
 
-const (
-	// NamespaceIndex is the lookup name for the most common index function, which is to index by the namespace field.
-	NamespaceIndex string = "namespace"
-)
+// NamespaceIndex is the conventional name of the index built by
+// MetaNamespaceIndexFunc; ListAllByNamespace uses it when present.
+const NamespaceIndex string = "namespace"
 
-// MetaNamespaceIndexFunc is a default index function that indexes based on an
-// object's namespace
+// MetaNamespaceIndexFunc indexes an object by its namespace (the empty
+// string for cluster-scoped objects).
 func MetaNamespaceIndexFunc(obj interface{}) ([]string, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -76,14 +75,16 @@ func MetaNamespaceIndexFunc(obj interface{}) ([]string, error) {
 	return []string{m.GetNamespace()}, nil
 }
 
-// Index maps the indexed value to a set of keys in the store that match on that value
-type index map[string]sets.Set[string]
-
-// Indexers maps a name to an IndexFunc
+// Indexers holds index functions by index name.
 type Indexers map[string]IndexFunc
 
-// Indices maps a name to an Index
+// Indices is the exchange format of index contents: for each index name, for
+// each indexed value, the set of storage keys. NewThreadSafeStore accepts one
+// as initial content; kcache keeps its indices in its own form (valueIndex).
 type Indices map[string]index
+
+// index is one index in the exchange format: indexed value to key set.
+type index map[string]sets.Set[string]
 
 // valueIndex is one named index: its IndexFunc and, for every value that
 // function produced for a stored object, the keys of those objects.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // labelIndexFunc indexes a pod by every value of its "tags" label, a
@@ -26,26 +25,24 @@ func nodeIndexFunc(obj interface{}) ([]string, error) {
 }
 
 func taggedPod(ns, name, node, tags string) *v1.Pod {
-	return &v1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{"tags": tags}},
-		Spec:       v1.PodSpec{NodeName: node},
-	}
+	pod := &v1.Pod{Spec: v1.PodSpec{NodeName: node}}
+	pod.Namespace, pod.Name = ns, name
+	pod.Labels = map[string]string{"tags": tags}
+	return pod
 }
 
+// randomWorkload is a reproducible stream of writes over a bounded key and
+// value space.
+type randomWorkload struct{ seed, ops, keys, values int }
+
 func TestEveryIndexStaysExactUnderRandomWrites(t *testing.T) {
-	tests := []struct {
-		seed   int64
-		ops    int
-		keys   int
-		values int
-	}{
-		{seed: 1, ops: 4000, keys: 40, values: 3},
-		{seed: 2, ops: 4000, keys: 200, values: 90},
-		{seed: 3, ops: 4000, keys: 400, values: 4},
-	}
-	for _, tt := range tests {
+	for _, tt := range []randomWorkload{
+		{seed: 1, ops: 4000, keys: 40, values: 3},   // few values: large key sets
+		{seed: 2, ops: 4000, keys: 200, values: 90}, // many values: small key sets
+		{seed: 3, ops: 4000, keys: 400, values: 4},  // sets that cross the slice/map boundary
+	} {
 		t.Run(fmt.Sprintf("seed=%d", tt.seed), func(t *testing.T) {
-			rng := rand.New(rand.NewSource(tt.seed))
+			rng := rand.New(rand.NewSource(int64(tt.seed)))
 			indexers := Indexers{NamespaceIndex: MetaNamespaceIndexFunc, "node": nodeIndexFunc, "tags": labelIndexFunc}
 			store := NewIndexer(MetaNamespaceKeyFunc, indexers)
 			randomPod := func() *v1.Pod {

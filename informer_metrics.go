@@ -5,36 +5,30 @@ import (
 	"sync"
 )
 
-// GaugeMetric represents a single numerical value that can arbitrarily go up
-// and down.
+// GaugeMetric is a value that can go up and down, such as a queue depth.
 type GaugeMetric interface {
 	Set(float64)
 }
 
-// HistogramMetric captures individual observations into configurable buckets.
-// It also provides a sum and count of observations.
+// HistogramMetric records observations, such as latencies, into buckets
+// (with their sum and count).
 type HistogramMetric interface {
 	Observe(float64)
 }
 
-// InformerMetricsProvider defines an interface for creating metrics that
-// track informer operations: the depth of a queue, how long processing of a
-// popped item takes, and the resource version a store has reached.
-//
-// Every metric is created for one InformerNameAndResource; the returned
-// metric should check id.Reserved() before updating, so that a dynamic
-// informer that shut down stops publishing.
+// InformerMetricsProvider makes the metrics of an informer's queue and store.
+// Each metric belongs to one InformerNameAndResource; an implementation
+// should publish nothing for an identity whose Reserved() is false (it may
+// become false when an informer shuts down).
 type InformerMetricsProvider interface {
-	// NewQueuedItemMetric returns a gauge for the number of items currently
-	// queued and waiting to be processed.
+	// NewQueuedItemMetric returns the gauge of items waiting in the queue:
+	// pending keys for DeltaFIFO, pending deltas for RealFIFO.
 	NewQueuedItemMetric(id InformerNameAndResource) GaugeMetric
-
-	// NewProcessingLatencyMetric returns a histogram for the time, in
-	// seconds, taken to process an item after it was popped.
+	// NewProcessingLatencyMetric returns the histogram of seconds spent
+	// processing each popped item (running the handlers).
 	NewProcessingLatencyMetric(id InformerNameAndResource) HistogramMetric
-
-	// NewStoreResourceVersionMetric returns a gauge for the resource
-	// version of the store.
+	// NewStoreResourceVersionMetric returns the gauge of the resource
+	// version the store has reached.
 	NewStoreResourceVersionMetric(id InformerNameAndResource) GaugeMetric
 }
 
@@ -45,8 +39,9 @@ var informerMetricsDefault struct {
 	provider InformerMetricsProvider
 }
 
-// SetInformerMetricsProvider sets the metrics provider for all subsequently
-// created FIFOs. Only the first call has an effect.
+// SetInformerMetricsProvider installs the provider that queues created from
+// now on use when their options name none. Only the first call counts; later
+// calls are ignored.
 func SetInformerMetricsProvider(metricsProvider InformerMetricsProvider) {
 	informerMetricsDefault.once.Do(func() {
 		informerMetricsDefault.provider = metricsProvider

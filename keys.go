@@ -7,47 +7,34 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 )
 
-// KeyFunc knows how to make a key from an object. Implementations should be
-// deterministic.
-type KeyFunc func(obj interface{}) (string, error)
-
-// KeyError will be returned any time a KeyFunc gives an error; it includes the
-// object at fault.
-type KeyError struct {
-	Obj interface{}
-	Err error
-}
-
-// Error gives a human-readable description of the error.
-func (k KeyError) Error() string {
-	return fmt.Sprintf("couldn't create key for object %+v: %v", k.Obj, k.Err)
-}
-
-// Unwrap implements errors.Unwrap
-func (k KeyError) Unwrap() error {
-	return k.Err
-}
-
-// ExplicitKey can be passed to MetaNamespaceKeyFunc if you have the key for
-// the object but not the object itself.
+// ExplicitKey is a key standing in for an object: MetaNamespaceKeyFunc
+// returns it unchanged. Use it to address an object whose key you have but
+// whose body you do not.
 type ExplicitKey string
 
-// DeletedFinalStateUnknown is placed into a DeltaFIFO in the case where an
-// object was deleted but the watch deletion event was missed while
-// disconnected from apiserver. In this case we don't know the final "resting"
-// state of the object, so there's a chance the included `Obj` is stale.
+// DeletedFinalStateUnknown is the tombstone of an object whose deletion was
+// not observed (the watch was down when it happened) and was inferred from a
+// relist. Obj is the last state known before the deletion and may be stale.
 type DeletedFinalStateUnknown struct {
 	Key string
 	Obj interface{}
 }
 
-// MetaNamespaceKeyFunc is a convenient default KeyFunc which knows how to make
-// keys for API objects which implement meta.Interface. The key uses the
-// format <namespace>/<name> unless <namespace> is empty, then it's just
-// <name>. An ExplicitKey is returned as it is.
-//
-// Clients that want a structured alternative can use ObjectToName or
-// MetaObjectToName.
+// KeyFunc computes the storage key of an object. It must be deterministic:
+// the same object always gets the same key.
+type KeyFunc func(obj interface{}) (string, error)
+
+// KeyError is the error stores return when their KeyFunc fails: the object
+// that had no key and the reason.
+type KeyError struct {
+	Obj interface{}
+	Err error
+}
+
+// MetaNamespaceKeyFunc is the usual KeyFunc for API objects: "namespace/name"
+// for namespaced objects, "name" for cluster-scoped ones (empty namespace).
+// An ExplicitKey is its own key; anything without object metadata is an
+// error. ObjectToName gives the same name in structured form.
 func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil
@@ -91,3 +78,11 @@ func namespacedKey(namespace, name string) string {
 	}
 	return namespace + "/" + name
 }
+
+// Error describes the failure, naming the object.
+func (k KeyError) Error() string {
+	return fmt.Sprintf("couldn't create key for object %+v: %v", k.Obj, k.Err)
+}
+
+// Unwrap gives the KeyFunc's own error, for errors.Is and errors.As.
+func (k KeyError) Unwrap() error { return k.Err }

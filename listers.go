@@ -1,16 +1,75 @@
 package cache
 
 import (
-	"k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/klog/v2"
 )
 
-// AppendFunc is used to add a matching item to whatever list the caller is using
+// appendMatching calls appendFn on each object of items that matches
+// selector and, when namespace is not empty, lies in namespace. Objects are
+// only inspected when there is something to filter on.
+func appendMatching(items []interface{}, namespace string, selector labels.Selector, appendFn AppendFunc) error {
+	if namespace == "" && selector.Empty() {
+		for _, obj := range items {
+			appendFn(obj)
+		}
+		return nil
+	}
+	for _, obj := range items {
+		matched, err := matches(obj, namespace, selector)
+		if err != nil {
+			return err
+		}
+		if matched {
+			appendFn(obj)
+		}
+	}
+	return nil
+}
+
+// matches reports whether obj's labels match selector and, when namespace is
+// not empty, obj lies in namespace. An object without metadata is an error.
+func matches(obj interface{}, namespace string, selector labels.Selector) (bool, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return false, err
+	}
+	inNamespace := namespace == "" || m.GetNamespace() == namespace
+	return inNamespace && selector.Matches(labels.Set(m.GetLabels())), nil
+}
+
+// NewGenericLister returns a lister of the objects of resource held in
+// indexer; resource only names the resource in NotFound errors.
+func NewGenericLister(indexer Indexer, resource schema.GroupResource) GenericLister {
+	return &genericLister{indexer: indexer, resource: resource}
+}
+
+// GenericLister reads runtime.Objects of one resource out of an Indexer.
+type GenericLister interface {
+	// ByNamespace narrows the lister to one namespace.
+	ByNamespace(namespace string) GenericNamespaceLister
+	// Get looks name up as a storage key.
+	Get(name string) (runtime.Object, error)
+	// List returns the objects of every namespace that match selector.
+	List(selector labels.Selector) (ret []runtime.Object, err error)
+}
+
+// GenericNamespaceLister reads runtime.Objects of one resource and one
+// namespace out of an Indexer.
+type GenericNamespaceLister interface {
+	// Get looks up the object of that namespace with the given name.
+	Get(name string) (runtime.Object, error)
+	// List returns the objects of the namespace that match selector.
+	List(selector labels.Selector) (ret []runtime.Object, err error)
+}
+
+// AppendFunc receives each object a listing selects.
 type AppendFunc func(interface{})
 
 // ListAll lists items in the store matching the given selector, calling
@@ -35,52 +94,6 @@ func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selec
 		return appendMatching(indexer.List(), namespace, selector, appendFn)
 	}
 	return appendMatching(items, "", selector, appendFn)
-}
-
-// appendMatching calls appendFn on each object of items that matches
-// selector and, when namespace is not empty, lies in namespace.
-func appendMatching(items []interface{}, namespace string, selector labels.Selector, appendFn AppendFunc) error {
-	everything := selector.Empty() && namespace == ""
-	for _, obj := range items {
-		if everything {
-			appendFn(obj)
-			continue
-		}
-		m, err := meta.Accessor(obj)
-		if err != nil {
-			return err
-		}
-		if namespace != "" && m.GetNamespace() != namespace {
-			continue
-		}
-		if selector.Matches(labels.Set(m.GetLabels())) {
-			appendFn(obj)
-		}
-	}
-	return nil
-}
-
-// GenericLister is a lister skin on a generic Indexer
-type GenericLister interface {
-	// List will return all objects across namespaces
-	List(selector labels.Selector) (ret []runtime.Object, err error)
-	// Get will attempt to retrieve assuming that name==key
-	Get(name string) (runtime.Object, error)
-	// ByNamespace will give you a GenericNamespaceLister for one namespace
-	ByNamespace(namespace string) GenericNamespaceLister
-}
-
-// GenericNamespaceLister is a lister skin on a generic Indexer
-type GenericNamespaceLister interface {
-	// List will return all objects in this namespace
-	List(selector labels.Selector) (ret []runtime.Object, err error)
-	// Get will attempt to retrieve by namespace and name
-	Get(name string) (runtime.Object, error)
-}
-
-// NewGenericLister creates a new instance for the genericLister.
-func NewGenericLister(indexer Indexer, resource schema.GroupResource) GenericLister {
-	return &genericLister{indexer: indexer, resource: resource}
 }
 
 // genericLister lists runtime.Objects of one resource from an Indexer.
@@ -145,7 +158,7 @@ func getRuntimeObject(indexer Indexer, key, name string, resource schema.GroupRe
 		return nil, err
 	}
 	if !exists {
-		return nil, errors.NewNotFound(resource, name)
+		return nil, apierrors.NewNotFound(resource, name)
 	}
 	return obj.(runtime.Object), nil
 }

@@ -8,32 +8,32 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// ObjectName is a reference to an object of some implicit kind
+// ObjectName names an object of a kind known from context: its namespace
+// (empty for cluster-scoped kinds) and its name.
 type ObjectName struct {
 	Namespace string
 	Name      string
 }
 
-// NewObjectName constructs a new one
-func NewObjectName(namespace, name string) ObjectName {
-	return ObjectName{Namespace: namespace, Name: name}
-}
-
-// Parts is the inverse of the constructor
-func (objName ObjectName) Parts() (namespace, name string) {
-	return objName.Namespace, objName.Name
-}
-
-// String returns the standard string encoding, which is designed to match
-// the historical behavior of MetaNamespaceKeyFunc: "namespace/name", or just
-// "name" when the namespace is empty. Note this behavior is different from
-// the String method of types.NamespacedName.
+// String encodes the name the way MetaNamespaceKeyFunc makes keys:
+// "namespace/name", or "name" alone without a namespace. (NamespacedName's
+// String always puts the slash.)
 func (objName ObjectName) String() string {
 	return namespacedKey(objName.Namespace, objName.Name)
 }
 
-// ParseObjectName tries to parse the standard encoding; it rejects strings
-// with more than one "/".
+// Parts splits the name into namespace and name, undoing NewObjectName.
+func (objName ObjectName) Parts() (namespace, name string) {
+	return objName.Namespace, objName.Name
+}
+
+// NewObjectName returns the ObjectName of namespace and name.
+func NewObjectName(namespace, name string) ObjectName {
+	return ObjectName{Namespace: namespace, Name: name}
+}
+
+// ParseObjectName decodes what String encodes; more than one "/" is an
+// error.
 func ParseObjectName(str string) (ObjectName, error) {
 	namespace, name, err := SplitMetaNamespaceKey(str)
 	if err != nil {
@@ -42,24 +42,23 @@ func ParseObjectName(str string) (ObjectName, error) {
 	return ObjectName{Namespace: namespace, Name: name}, nil
 }
 
-// NamespacedNameAsObjectName rebrands the given NamespacedName as an
-// ObjectName
+// NamespacedNameAsObjectName converts a NamespacedName field by field.
 func NamespacedNameAsObjectName(nn types.NamespacedName) ObjectName {
 	return ObjectName{Namespace: nn.Namespace, Name: nn.Name}
 }
 
-// AsNamespacedName rebrands as a NamespacedName
+// AsNamespacedName converts to a NamespacedName field by field.
 func (objName ObjectName) AsNamespacedName() types.NamespacedName {
 	return types.NamespacedName{Namespace: objName.Namespace, Name: objName.Name}
 }
 
-// MetaObjectToName returns the structured name for the given object
+// MetaObjectToName reads the name out of an object's metadata.
 func MetaObjectToName(obj metav1.Object) ObjectName {
 	return ObjectName{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 }
 
-// ObjectToName returns the structured name for the given object, if indeed it
-// can be viewed as a metav1.Object.
+// ObjectToName reads the name of any object that has object metadata; other
+// values are an error.
 func ObjectToName(obj interface{}) (ObjectName, error) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -68,8 +67,8 @@ func ObjectToName(obj interface{}) (ObjectName, error) {
 	return MetaObjectToName(m), nil
 }
 
-// DeletionHandlingObjectToName checks for DeletedFinalStateUnknown objects
-// before calling ObjectToName: a tombstone's name is parsed from its key.
+// DeletionHandlingObjectToName is ObjectToName that also accepts tombstones
+// (DeletedFinalStateUnknown), whose name is parsed from their key.
 func DeletionHandlingObjectToName(obj interface{}) (ObjectName, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return ParseObjectName(tombstone.Key)

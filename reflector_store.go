@@ -1,49 +1,36 @@
 package cache
 
-// ReflectorStore is the subset of cache.Store that the reflector uses
+// ReflectorStore is what a Reflector writes into: the write half of Store.
+// Queues and plain stores both implement it.
 type ReflectorStore interface {
-	// Add adds the given object to the accumulator associated with the given object's key
-	Add(obj interface{}) error
-
-	// Update updates the given object in the accumulator associated with the given object's key
-	Update(obj interface{}) error
-
-	// Delete deletes the given object from the accumulator associated with the given object's key
-	Delete(obj interface{}) error
-
-	// Replace will delete the contents of the store, using instead the
-	// given list. Store takes ownership of the list, you should not reference
-	// it after calling this function.
+	// Replace installs the result of a full list taken at the given resource
+	// version; the store owns the slice afterwards.
 	Replace([]interface{}, string) error
-
-	// Resync is meaningless in the terms appearing here but has
-	// meaning in some implementations that have non-trivial
-	// additional behavior (e.g., DeltaFIFO).
+	// Add records a watch ADDED event.
+	Add(obj interface{}) error
+	// Update records a watch MODIFIED event.
+	Update(obj interface{}) error
+	// Delete records a watch DELETED event.
+	Delete(obj interface{}) error
+	// Resync is called every resync period; stores that have nothing to
+	// re-deliver do nothing.
 	Resync() error
 }
 
-// TransformingStore is an optional interface that can be implemented by the
-// provided store. If implemented on the provided store reflector will use the
-// same transformer in its internal stores.
+// TransformingStore is a ReflectorStore that transforms objects on the way
+// in. A Reflector that finds one uses the same transform for the temporary
+// stores it builds (for a streamed initial list), so objects are transformed
+// as they arrive.
 type TransformingStore interface {
 	ReflectorStore
 	Transformer() TransformFunc
 }
 
-// TransformFunc allows for transforming an object before it will be processed.
+// TransformFunc rewrites an object before it is queued or stored, typically
+// to drop fields a controller never reads and so save memory.
 //
-// The most common usage pattern is to clean-up some parts of the object to
-// reduce component memory usage if a given component doesn't care about them.
-//
-// TransformFunc sees the object before any other actor, and it is safe to
-// mutate the object in place instead of making a copy.
-//
-// It's recommended for the TransformFunc to be idempotent. It MUST be
-// idempotent if objects already present in the cache are passed to the
-// Replace() to avoid re-mutating them. Default informers do not pass existing
-// objects to Replace though.
-//
-// Note that TransformFunc is called while inserting objects into the
-// notification queue and is therefore extremely performance sensitive; please
-// do not do anything that will take a long time.
+// It is the first to see an object and may change it in place. It should be
+// idempotent, and must be when objects already in the cache can be handed to
+// Replace again. It runs while objects are being queued, on the hot path:
+// keep it cheap.
 type TransformFunc func(interface{}) (interface{}, error)

@@ -2,76 +2,62 @@ package cache
 
 import "fmt"
 
-// Store is a generic object storage and processing interface. A Store holds
-// a map from string keys to accumulators, and has operations to add, update,
-// and delete a given object to/from the accumulator currently associated
-// with a given key. A Store also knows how to extract the key from a given
-// object, so many operations are given only the object.
+// Store is a keyed collection of objects. Each object's key comes from the
+// store's KeyFunc, so writes and Get take the object itself; GetByKey takes
+// the key.
 //
-// In the simplest Store implementations each accumulator is simply the last
-// given object, or empty after Delete, and thus the Store's behavior is
-// simple storage.
-//
-// Reflector knows how to watch a server and update a Store. This package
-// provides a variety of implementations of Store.
+// The stores of this package keep the latest object per key and forget it on
+// Delete. Queues (RealFIFO, DeltaFIFO) implement Store too, with
+// accumulators of pending changes instead of plain objects. The Reflector
+// keeps a Store in step with the API server.
 type Store interface {
-
-	// Add adds the given object to the accumulator associated with the given object's key
-	Add(obj interface{}) error
-
-	// Update updates the given object in the accumulator associated with the given object's key
-	Update(obj interface{}) error
-
-	// Delete deletes the given object from the accumulator associated with the given object's key
-	Delete(obj interface{}) error
-
-	// List returns a list of all the currently non-empty accumulators
-	List() []interface{}
-
-	// ListKeys returns a list of all the keys currently associated with non-empty accumulators
-	ListKeys() []string
-
-	// LastStoreSyncResourceVersion returns the latest resource version that the store has seen.
-	// This is used to determine the latest resource version the store has seen from objects
-	// observed being written to the store.
-	LastStoreSyncResourceVersion() string
-
-	// Bookmark observes a new resource version passed into it and
-	// will be used to get the latest resource version of the store.
-	Bookmark(rv string)
-
-	// Get returns the accumulator associated with the given object's key
+	// Get returns what is stored under obj's key.
 	Get(obj interface{}) (item interface{}, exists bool, err error)
-
-	// GetByKey returns the accumulator associated with the given key
+	// GetByKey returns what is stored under key.
 	GetByKey(key string) (item interface{}, exists bool, err error)
-
-	// Replace will delete the contents of the store, using instead the
-	// given list. Store takes ownership of the list, you should not reference
-	// it after calling this function.
-	Replace([]interface{}, string) error
-
-	// Resync is meaningless in the terms appearing here but has
-	// meaning in some implementations that have non-trivial
-	// additional behavior (e.g., DeltaFIFO).
-	Resync() error
-}
-
-// A KeyLister is anything that knows how to list its keys.
-type KeyLister interface {
+	// List returns everything stored, in no particular order.
+	List() []interface{}
+	// ListKeys returns every key in use, in no particular order.
 	ListKeys() []string
+
+	// Add stores obj under its key.
+	Add(obj interface{}) error
+	// Update stores obj under its key; for plain stores it is the same as Add.
+	Update(obj interface{}) error
+	// Delete forgets what is stored under obj's key.
+	Delete(obj interface{}) error
+	// Replace discards the whole content and stores list instead, recording
+	// the resource version the list was taken at. The store owns list
+	// afterwards; the caller must not use it again.
+	Replace([]interface{}, string) error
+	// Resync does nothing for plain stores; queues re-deliver their known
+	// objects.
+	Resync() error
+
+	// LastStoreSyncResourceVersion returns the last resource version the
+	// store has seen, from an object written to it, a Replace or a Bookmark.
+	LastStoreSyncResourceVersion() string
+	// Bookmark records rv as the last resource version seen, without any
+	// object changing.
+	Bookmark(rv string)
 }
 
-// A KeyGetter is anything that knows how to get the value stored under a given key.
+// KeyListerGetter can both enumerate its keys and look a key up; queues use
+// one to learn which objects their consumer already knows.
+type KeyListerGetter interface {
+	KeyGetter
+	KeyLister
+}
+
+// KeyGetter looks up what is stored under a key.
 type KeyGetter interface {
-	// GetByKey returns the value associated with the key, or sets exists=false.
+	// GetByKey returns the value under key, with exists false when there is none.
 	GetByKey(key string) (value interface{}, exists bool, err error)
 }
 
-// A KeyListerGetter is anything that knows how to list its keys and look up by key.
-type KeyListerGetter interface {
-	KeyLister
-	KeyGetter
+// KeyLister enumerates the keys it holds.
+type KeyLister interface {
+	ListKeys() []string
 }
 
 // StoreOption configures a store made by NewStore or NewIndexer.
@@ -81,27 +67,26 @@ type StoreOption = func(*cache)
 // Replace or an add/update transaction through transformer before storing
 // it. Deleted objects are not transformed.
 func WithTransformer(transformer TransformFunc) StoreOption {
-	return func(c *cache) {
-		c.transformer = transformer
-	}
+	return func(c *cache) { c.transformer = transformer }
 }
 
 // WithStoreMetrics publishes the store's resource version through metrics
 // under identifier. Nothing is published when metrics is nil or the
 // identifier is not Reserved.
 func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetricsProvider) StoreOption {
-	return func(c *cache) {
-		c.storage.enableMetrics(identifier, metrics)
-	}
+	return func(c *cache) { c.enableMetrics(identifier, metrics) }
 }
 
 // cache is the Store and Indexer of this package: it computes each object's
 // key with keyFunc, optionally transforms the object, and keeps it in a
 // threadSafeMap. cache itself holds no lock and no mutable state; storage
 // does the locking.
+//
+// The reads (List, ListKeys, the index reads, LastStoreSyncResourceVersion),
+// AddIndexers, Bookmark and Resync are the threadSafeMap's own, promoted.
 type cache struct {
-	// storage holds the objects and indices.
-	storage *threadSafeMap
+	// threadSafeMap holds the objects and indices.
+	*threadSafeMap
 	// keyFunc makes the storage key of an object.
 	keyFunc KeyFunc
 	// transformer, if set, is applied to objects before they are stored.
@@ -122,7 +107,7 @@ func NewIndexer(keyFunc KeyFunc, indexers Indexers, opts ...StoreOption) Indexer
 }
 
 func newCache(keyFunc KeyFunc, indexers Indexers, opts []StoreOption) *cache {
-	c := &cache{storage: newThreadSafeMap(indexers, Indices{}), keyFunc: keyFunc}
+	c := &cache{threadSafeMap: newThreadSafeMap(indexers, Indices{}), keyFunc: keyFunc}
 	for _, opt := range opts {
 		opt(c)
 	}
@@ -135,7 +120,7 @@ func (c *cache) Add(obj interface{}) error {
 	if err != nil {
 		return err
 	}
-	c.storage.Add(key, obj)
+	c.threadSafeMap.Add(key, obj)
 	return nil
 }
 
@@ -145,7 +130,7 @@ func (c *cache) Update(obj interface{}) error {
 	if err != nil {
 		return err
 	}
-	c.storage.Update(key, obj)
+	c.threadSafeMap.Update(key, obj)
 	return nil
 }
 
@@ -156,7 +141,7 @@ func (c *cache) Delete(obj interface{}) error {
 	if err != nil {
 		return err
 	}
-	c.storage.DeleteWithObject(key, obj)
+	c.threadSafeMap.DeleteWithObject(key, obj)
 	return nil
 }
 
@@ -182,7 +167,7 @@ func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 		})
 		applied = append(applied, i)
 	}
-	c.storage.Transaction(prepared...)
+	c.threadSafeMap.Transaction(prepared...)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -198,62 +183,21 @@ func (c *cache) prepareTransaction(txn Transaction) (interface{}, string, error)
 	return txn.Object, key, err
 }
 
-// List returns every stored object, in no particular order.
-func (c *cache) List() []interface{} {
-	return c.storage.List()
-}
-
-// ListKeys returns every storage key, in no particular order.
-func (c *cache) ListKeys() []string {
-	return c.storage.ListKeys()
-}
-
-// GetIndexers returns the index functions by name.
-func (c *cache) GetIndexers() Indexers {
-	return c.storage.GetIndexers()
-}
-
-// Index returns the stored objects that share a value of the named index
-// with obj.
-func (c *cache) Index(indexName string, obj interface{}) ([]interface{}, error) {
-	return c.storage.Index(indexName, obj)
-}
-
-// IndexKeys returns the keys of the stored objects that have indexedValue in
-// the named index.
-func (c *cache) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	return c.storage.IndexKeys(indexName, indexedValue)
-}
-
-// ListIndexFuncValues returns every value the named index holds.
-func (c *cache) ListIndexFuncValues(indexName string) []string {
-	return c.storage.ListIndexFuncValues(indexName)
-}
-
-// ByIndex returns the stored objects that have indexedValue in the named
-// index.
-func (c *cache) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
-	return c.storage.ByIndex(indexName, indexedValue)
-}
-
-// AddIndexers adds indices and fills them from the stored objects.
-func (c *cache) AddIndexers(newIndexers Indexers) error {
-	return c.storage.AddIndexers(newIndexers)
-}
-
-// Get returns the object stored under obj's key.
-func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) {
-	key, err := c.keyOf(obj)
-	if err != nil {
-		return nil, false, err
-	}
-	return c.GetByKey(key)
-}
-
-// GetByKey returns the object stored under key.
+// GetByKey returns the object stored under key; it never fails.
 func (c *cache) GetByKey(key string) (item interface{}, exists bool, err error) {
-	item, exists = c.storage.Get(key)
+	item, exists = c.threadSafeMap.Get(key)
 	return item, exists, nil
+}
+
+// Get returns the object stored under obj's key; only computing the key can
+// fail.
+func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) {
+	if key, keyErr := c.keyOf(obj); keyErr == nil {
+		item, exists = c.threadSafeMap.Get(key)
+	} else {
+		err = keyErr
+	}
+	return item, exists, err
 }
 
 // Replace transforms and keys every object of list and then makes them the
@@ -268,23 +212,8 @@ func (c *cache) Replace(list []interface{}, resourceVersion string) error {
 		}
 		items[key] = obj
 	}
-	c.storage.Replace(items, resourceVersion)
+	c.threadSafeMap.Replace(items, resourceVersion)
 	return nil
-}
-
-// Resync is meaningless for one of these
-func (c *cache) Resync() error {
-	return nil
-}
-
-// Bookmark records rv as the last resource version seen.
-func (c *cache) Bookmark(rv string) {
-	c.storage.Bookmark(rv)
-}
-
-// LastStoreSyncResourceVersion returns the last resource version seen.
-func (c *cache) LastStoreSyncResourceVersion() string {
-	return c.storage.LastStoreSyncResourceVersion()
 }
 
 // prepare transforms obj, if the store has a transformer, and computes the

@@ -1,50 +1,46 @@
 package cache
 
 import (
+	"maps"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 )
 
-// ThreadSafeStore is an interface that allows concurrent indexed access to a
-// storage backend. It is like Indexer but does not (necessarily) know how to
-// extract the Store key from a given object.
+// ThreadSafeStore is an indexed, concurrency-safe map from storage key to
+// object. Unlike Indexer it is given keys explicitly and never computes them.
 //
-// TL;DR caveats: you must not modify anything returned by Get or List as it
-// will break the indexing feature in addition to not being thread safe.
-//
-// The guarantees of thread safety provided by List/Get are only valid if the
-// caller treats returned items as read-only. For example, a pointer inserted
-// in the store through `Add` will be returned as is by `Get`. Multiple
-// clients might invoke `Get` on the same key and modify the pointer in a
-// non-thread-safe way. Also note that modifying objects stored by the
-// indexers (if any) will *not* automatically lead to a re-index. So it's not
-// a good idea to directly modify the objects returned by Get/List, in
-// general.
+// Objects go in and come out as the same pointers: callers must treat what
+// Get, List and the index reads return as read-only. Changing a stored
+// object in place races with other readers and leaves the indices describing
+// the object as it was.
 type ThreadSafeStore interface {
-	Add(key string, obj interface{})
-	Update(key string, obj interface{})
-	// Delete is equivalent to calling DeleteWithObject(key, nil) however it is
-	// not recommended to use this function as it will not update the resource
-	// version of the store, possibly causing it to be out of date.
-	Delete(key string)
-	DeleteWithObject(key string, obj interface{})
 	Get(key string) (item interface{}, exists bool)
 	List() []interface{}
 	ListKeys() []string
-	Replace(map[string]interface{}, string)
-	Index(indexName string, obj interface{}) ([]interface{}, error)
-	IndexKeys(indexName, indexedValue string) ([]string, error)
-	Bookmark(rv string)
-	LastStoreSyncResourceVersion() string
-	ListIndexFuncValues(name string) []string
 	ByIndex(indexName, indexedValue string) ([]interface{}, error)
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	Index(indexName string, obj interface{}) ([]interface{}, error)
+	ListIndexFuncValues(name string) []string
 	GetIndexers() Indexers
-
-	// AddIndexers adds more indexers to this store. This supports adding indexes after the store already has items.
+	// AddIndexers registers more indices and fills them from the stored
+	// objects.
 	AddIndexers(newIndexers Indexers) error
-	// Resync is a no-op and is deprecated
+
+	Add(key string, obj interface{})
+	Update(key string, obj interface{})
+	// DeleteWithObject removes key and records the resource version of obj,
+	// the object as it was deleted.
+	DeleteWithObject(key string, obj interface{})
+	// Delete removes key without recording any resource version; prefer
+	// DeleteWithObject, which keeps LastStoreSyncResourceVersion current.
+	Delete(key string)
+	Replace(map[string]interface{}, string)
+	// Resync does nothing; it is kept for compatibility.
 	Resync() error
+
+	LastStoreSyncResourceVersion() string
+	Bookmark(rv string)
 }
 
 // ThreadSafeStoreOption configures a store made by NewThreadSafeStore.
@@ -186,22 +182,14 @@ func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 func (m *threadSafeMap) List() []interface{} {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	list := make([]interface{}, 0, len(m.items))
-	for _, item := range m.items {
-		list = append(list, item)
-	}
-	return list
+	return mapValues(m.items)
 }
 
 // ListKeys returns every storage key, in no particular order.
 func (m *threadSafeMap) ListKeys() []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	keys := make([]string, 0, len(m.items))
-	for key := range m.items {
-		keys = append(keys, key)
-	}
-	return keys
+	return mapKeys(m.items)
 }
 
 // Replace makes items the whole content of the store (the store takes
@@ -273,22 +261,15 @@ func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
 	if vi == nil {
 		return []string{}
 	}
-	values := make([]string, 0, len(vi.byValue))
-	for v := range vi.byValue {
-		values = append(values, v)
-	}
-	return values
+	return mapKeys(vi.byValue)
 }
 
-// GetIndexers returns a copy of the registered index functions by name.
+// GetIndexers returns a copy of the registered index functions by name, so
+// that a caller changing it cannot corrupt the indices.
 func (m *threadSafeMap) GetIndexers() Indexers {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	indexers := make(Indexers, len(m.indices.indexers))
-	for name, fn := range m.indices.indexers {
-		indexers[name] = fn
-	}
-	return indexers
+	return maps.Clone(m.indices.indexers)
 }
 
 // AddIndexers registers newIndexers and indexes every stored object with
@@ -339,4 +320,22 @@ func (m *threadSafeMap) setResourceVersionLocked(rv string) {
 	if v, ok := resourceVersionGaugeValue(rv); ok {
 		m.versionGauge.Set(v)
 	}
+}
+
+// mapKeys returns the keys of m, never nil.
+func mapKeys[K comparable, V any](m map[K]V) []K {
+	keys := make([]K, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// mapValues returns the values of m, never nil.
+func mapValues[K comparable, V any](m map[K]V) []V {
+	values := make([]V, 0, len(m))
+	for _, v := range m {
+		values = append(values, v)
+	}
+	return values
 }

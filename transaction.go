@@ -2,31 +2,29 @@ package cache
 
 import "fmt"
 
-// TransactionType defines the type of a transaction operation. It is used to
-// indicate whether an object is being added, updated, or deleted.
-type TransactionType string
+// TransactionStore applies several writes under one acquisition of its lock,
+// so that a writer with many changes is not starved by readers.
+type TransactionStore interface {
+	// Transaction applies txns in order and reports those that failed.
+	Transaction(txns ...Transaction) *TransactionError
+}
 
-const (
-	TransactionTypeAdd    TransactionType = "Add"
-	TransactionTypeUpdate TransactionType = "Update"
-	TransactionTypeDelete TransactionType = "Delete"
-)
-
-// Transaction represents a single operation or event in a process. It holds
-// a generic Object associated with the transaction and a Type indicating the
-// kind of transaction being performed.
+// Transaction is one write of a batch: what to do, and to which object.
 type Transaction struct {
 	Object interface{}
 	Type   TransactionType
 }
 
-// TransactionStore is a store that applies several writes under one lock
-// acquisition.
-type TransactionStore interface {
-	// Transaction allows multiple operations to occur within a single lock acquisition to
-	// ensure progress can be made when there is contention.
-	Transaction(txns ...Transaction) *TransactionError
-}
+// TransactionType says what a Transaction does with its object.
+type TransactionType string
+
+// The kinds of Transaction. A store applies a Transaction of any other type
+// as a no-op.
+const (
+	TransactionTypeAdd    TransactionType = "Add"
+	TransactionTypeUpdate TransactionType = "Update"
+	TransactionTypeDelete TransactionType = "Delete"
+)
 
 // TransactionError reports the transactions of one Transaction call that
 // could not be applied (their key or transform failed); all the others were.
@@ -39,22 +37,23 @@ type TransactionError struct {
 	Errors []error
 }
 
-func (t *TransactionError) Error() string {
-	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v",
-		len(t.Errors), t.TotalTransactions, t.Errors)
+// ThreadSafeStoreWithTransaction is a ThreadSafeStore that also applies
+// batches of keyed writes under one lock acquisition.
+type ThreadSafeStoreWithTransaction interface {
+	ThreadSafeStore
+	// Transaction applies fns in order.
+	Transaction(fns ...ThreadSafeStoreTransaction)
 }
 
-// ThreadSafeStoreTransaction embeds a Transaction and includes the specific
-// Key identifying the affected object.
+// Error counts the failed transactions and lists why each failed.
+func (t *TransactionError) Error() string {
+	failed := len(t.Errors)
+	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v", failed, t.TotalTransactions, t.Errors)
+}
+
+// ThreadSafeStoreTransaction is a Transaction with its storage key already
+// computed, as a ThreadSafeStore needs it.
 type ThreadSafeStoreTransaction struct {
 	Transaction
 	Key string
-}
-
-// ThreadSafeStoreWithTransaction is a store that can batch execute multiple
-// transactions.
-type ThreadSafeStoreWithTransaction interface {
-	ThreadSafeStore
-	// Transaction allows performing multiple writes in one call.
-	Transaction(fns ...ThreadSafeStoreTransaction)
 }

@@ -1,0 +1,291 @@
+package extras
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	kcache "github.com/kcache-go/cache"
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	cgcache "k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+)
+
+// storeLike is the part of Store both implementations share.
+type storeLike interface {
+	Add(obj interface{}) error
+	Update(obj interface{}) error
+	Delete(obj interface{}) error
+	List() []interface{}
+	ListKeys() []string
+	Get(obj interface{}) (interface{}, bool, error)
+	GetByKey(key string) (interface{}, bool, error)
+	Replace(list []interface{}, rv string) error
+	Resync() error
+	Bookmark(rv string)
+	LastStoreSyncResourceVersion() string
+}
+
+// cacheKit builds one implementation's caches.
+type cacheKit struct {
+	fakeTTLStore     func(deleted chan<- string, ttl time.Duration, clk clock.Clock) storeLike
+	fakePolicyStore  func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike
+	undeltaStore     func(push func([]interface{})) storeLike
+	mutationCache    func(includeAdds bool) (mutable storeLike, mc mutationCacheLike)
+	deletedTombstone func(key string, obj interface{}) interface{}
+}
+
+// mutationCacheLike is MutationCache of either implementation.
+type mutationCacheLike interface {
+	GetByKey(key string) (interface{}, bool, error)
+	ByIndex(indexName, indexKey string) ([]interface{}, error)
+	Mutation(interface{})
+}
+
+// labelL indexes pods by their "l" label; other values fail.
+func labelL(obj interface{}) ([]string, error) {
+	p, ok := obj.(*v1.Pod)
+	if !ok {
+		return nil, errors.New("not a pod")
+	}
+	if v, ok := p.Labels["l"]; ok {
+		return []string{v}, nil
+	}
+	return nil, nil
+}
+
+var clientGoCaches = cacheKit{
+	fakeTTLStore: func(deleted chan<- string, ttl time.Duration, clk clock.Clock) storeLike {
+		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, &cgcache.TTLPolicy{TTL: ttl, Clock: clk}, clk)
+	},
+	fakePolicyStore: func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike {
+		policy := &cgcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+			return cgcache.MetaNamespaceKeyFunc(obj.(*cgcache.TimestampedEntry).Obj)
+		}}
+		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, policy, clk)
+	},
+	undeltaStore: func(push func([]interface{})) storeLike {
+		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
+	},
+	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+		backing := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{"by": labelL})
+		return backing, cgcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+	},
+	deletedTombstone: func(key string, obj interface{}) interface{} {
+		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
+	},
+}
+
+var kcacheCaches = cacheKit{
+	fakeTTLStore: func(deleted chan<- string, ttl time.Duration, clk clock.Clock) storeLike {
+		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, &kcache.TTLPolicy{TTL: ttl, Clock: clk}, clk)
+	},
+	fakePolicyStore: func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike {
+		policy := &kcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+			return kcache.MetaNamespaceKeyFunc(obj.(*kcache.TimestampedEntry).Obj)
+		}}
+		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, policy, clk)
+	},
+	undeltaStore: func(push func([]interface{})) storeLike {
+		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
+	},
+	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+		backing := kcache.NewIndexer(kcache.MetaNamespaceKeyFunc, kcache.Indexers{"by": labelL})
+		return backing, kcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+	},
+	deletedTombstone: func(key string, obj interface{}) interface{} {
+		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
+	},
+}
+
+// stepPod parses "name@rv" or "name@rv:label" into a pod in namespace ns.
+func stepPod(ref string) *v1.Pod {
+	name, rest, _ := strings.Cut(ref, "@")
+	rv, label, _ := strings.Cut(rest, ":")
+	p := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: rv}}
+	if label != "" {
+		p.Labels = map[string]string{"l": label}
+	}
+	return p
+}
+
+// describeValue renders a stored value independently of the implementation.
+func describeValue(obj interface{}) string {
+	switch v := obj.(type) {
+	case nil:
+		return "nil"
+	case *v1.Pod:
+		return v.Name + "@" + v.ResourceVersion
+	case cgcache.DeletedFinalStateUnknown:
+		return "tombstone " + v.Key
+	case kcache.DeletedFinalStateUnknown:
+		return "tombstone " + v.Key
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+func describeValues(objs []interface{}) string {
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, describeValue(o))
+	}
+	sort.Strings(out)
+	return fmt.Sprint(out)
+}
+
+func describeGet(obj interface{}, exists bool, err error) string {
+	return fmt.Sprintf("%s exists=%v err=%v", describeValue(obj), exists, err)
+}
+
+// drain returns the keys buffered in ch.
+func drain(ch chan string) []string {
+	var keys []string
+	for {
+		select {
+		case k := <-ch:
+			keys = append(keys, k)
+		default:
+			sort.Strings(keys)
+			return keys
+		}
+	}
+}
+
+// storeStep performs a Store step common to the expiration and undelta
+// stores.
+func storeStep(s storeLike, step []string) string {
+	switch step[0] {
+	case "add":
+		return fmt.Sprint(s.Add(stepPod(step[1])))
+	case "update":
+		return fmt.Sprint(s.Update(stepPod(step[1])))
+	case "delete":
+		return fmt.Sprint(s.Delete(stepPod(step[1])))
+	case "add-nometa":
+		return fmt.Sprint(s.Add("no metadata"))
+	case "get":
+		return describeGet(s.Get(stepPod(step[1])))
+	case "getbykey":
+		return describeGet(s.GetByKey(step[1]))
+	case "list":
+		return describeValues(s.List())
+	case "listkeys":
+		keys := s.ListKeys()
+		sort.Strings(keys)
+		return fmt.Sprint(keys)
+	case "replace":
+		var objs []interface{}
+		for _, ref := range step[2:] {
+			objs = append(objs, stepPod(ref))
+		}
+		return fmt.Sprint(s.Replace(objs, step[1]))
+	case "bookmark":
+		s.Bookmark(step[1])
+		return "ok"
+	case "rv":
+		return s.LastStoreSyncResourceVersion()
+	case "resync":
+		return fmt.Sprint(s.Resync())
+	}
+	return "unknown step"
+}
+
+// playExpiration returns the player of expiration.txt.
+func playExpiration(kit cacheKit) player {
+	return func(t *testing.T, sc scenario) []string {
+		clk := clocktesting.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+		deleted := make(chan string, 1000)
+		var s storeLike
+		if never, ok := sc.options["never"]; ok {
+			s = kit.fakePolicyStore(deleted, sets.New(strings.Split(never, ",")...), clk)
+		} else {
+			ttl, err := time.ParseDuration(sc.options["ttl"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = kit.fakeTTLStore(deleted, ttl, clk)
+		}
+		var trace []string
+		for _, step := range sc.steps {
+			result := capturePanic(func() string {
+				if step[0] == "step" {
+					d, _ := time.ParseDuration(step[1])
+					clk.Step(d)
+					return "ok"
+				}
+				return storeStep(s, step)
+			})
+			trace = append(trace, fmt.Sprintf("%s -> %s expired=%v", strings.Join(step, " "), result, drain(deleted)))
+		}
+		return trace
+	}
+}
+
+func TestExpirationCacheMatchesClientGo(t *testing.T) {
+	compareTraces(t, "expiration.txt", playExpiration(clientGoCaches), playExpiration(kcacheCaches))
+}
+
+// playUndelta returns the player of undelta.txt.
+func playUndelta(kit cacheKit) player {
+	return func(t *testing.T, sc scenario) []string {
+		var pushes []string
+		s := kit.undeltaStore(func(objs []interface{}) { pushes = append(pushes, describeValues(objs)) })
+		var trace []string
+		for _, step := range sc.steps {
+			pushes = nil
+			result := capturePanic(func() string { return storeStep(s, step) })
+			trace = append(trace, fmt.Sprintf("%s -> %s pushed=%v", strings.Join(step, " "), result, pushes))
+		}
+		return trace
+	}
+}
+
+func TestUndeltaStoreMatchesClientGo(t *testing.T) {
+	compareTraces(t, "undelta.txt", playUndelta(clientGoCaches), playUndelta(kcacheCaches))
+}
+
+// playMutation returns the player of mutation.txt.
+func playMutation(kit cacheKit) player {
+	return func(t *testing.T, sc scenario) []string {
+		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true")
+		var trace []string
+		for _, step := range sc.steps {
+			result := capturePanic(func() string {
+				switch step[0] {
+				case "backing-add":
+					return fmt.Sprint(backing.Add(stepPod(step[1])))
+				case "backing-delete":
+					return fmt.Sprint(backing.Delete(stepPod(step[1])))
+				case "mutate":
+					mc.Mutation(stepPod(step[1]))
+					return "ok"
+				case "mutate-tombstone":
+					mc.Mutation(kit.deletedTombstone("ns/"+step[1], stepPod(step[1]+"@1")))
+					return "ok"
+				case "mutate-nometa":
+					mc.Mutation("no metadata")
+					return "ok"
+				case "get":
+					return describeGet(mc.GetByKey(step[1]))
+				case "byindex":
+					items, err := mc.ByIndex(step[1], step[2])
+					return fmt.Sprintf("%s nil=%v err=%v", describeValues(items), items == nil, err)
+				}
+				return "unknown step"
+			})
+			trace = append(trace, strings.Join(step, " ")+" -> "+result)
+		}
+		return trace
+	}
+}
+
+func TestMutationCacheMatchesClientGo(t *testing.T) {
+	compareTraces(t, "mutation.txt", playMutation(clientGoCaches), playMutation(kcacheCaches))
+}

@@ -1,0 +1,184 @@
+package extras
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	kframework "github.com/kcache-go/cache/testing"
+	"go.uber.org/goleak"
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	cgframework "k8s.io/client-go/tools/cache/testing"
+)
+
+// source is the method set shared by both FakeControllerSource variants.
+type source interface {
+	Add(obj runtime.Object)
+	Modify(obj runtime.Object)
+	Delete(lastValue runtime.Object)
+	AddDropWatch(obj runtime.Object)
+	ModifyDropWatch(obj runtime.Object)
+	DeleteDropWatch(lastValue runtime.Object)
+	Change(e watch.Event, watchProbability float64)
+	List(options metav1.ListOptions) (runtime.Object, error)
+	Watch(options metav1.ListOptions) (watch.Interface, error)
+	ResetWatch()
+	Shutdown()
+}
+
+// sourceKit builds one implementation's sources and sets ListError.
+type sourceKit struct {
+	plain, pv, pvc func() source
+	setListError   func(s source, err error)
+}
+
+var clientGoSources = sourceKit{
+	plain: func() source { return cgframework.NewFakeControllerSource() },
+	pv:    func() source { return cgframework.NewFakePVControllerSource() },
+	pvc:   func() source { return cgframework.NewFakePVCControllerSource() },
+	setListError: func(s source, err error) {
+		switch v := s.(type) {
+		case *cgframework.FakeControllerSource:
+			v.ListError = err
+		case *cgframework.FakePVControllerSource:
+			v.ListError = err
+		case *cgframework.FakePVCControllerSource:
+			v.ListError = err
+		}
+	},
+}
+
+var kcacheSources = sourceKit{
+	plain: func() source { return kframework.NewFakeControllerSource() },
+	pv:    func() source { return kframework.NewFakePVControllerSource() },
+	pvc:   func() source { return kframework.NewFakePVCControllerSource() },
+	setListError: func(s source, err error) {
+		switch v := s.(type) {
+		case *kframework.FakeControllerSource:
+			v.ListError = err
+		case *kframework.FakePVControllerSource:
+			v.ListError = err
+		case *kframework.FakePVCControllerSource:
+			v.ListError = err
+		}
+	},
+}
+
+// sourceObject makes the object named by "kind/name" (kind pod, pv or pvc).
+func sourceObject(ref string) runtime.Object {
+	kind, name, _ := strings.Cut(ref, "/")
+	om := metav1.ObjectMeta{Name: name}
+	switch kind {
+	case "pv":
+		return &v1.PersistentVolume{ObjectMeta: om}
+	case "pvc":
+		om.Namespace = "ns"
+		return &v1.PersistentVolumeClaim{ObjectMeta: om}
+	}
+	om.Namespace = "ns"
+	return &v1.Pod{ObjectMeta: om}
+}
+
+func describeObject(obj runtime.Object) string {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return fmt.Sprintf("%T", obj)
+	}
+	return fmt.Sprintf("%T %s@%s", obj, m.GetName(), m.GetResourceVersion())
+}
+
+// describeList renders a list result: its type, resource version and its
+// items, sorted (the fakes list in map order).
+func describeList(obj runtime.Object, err error) string {
+	if err != nil {
+		return fmt.Sprintf("%v error: %v", obj, err)
+	}
+	items, err := meta.ExtractList(obj)
+	if err != nil {
+		return "extract error: " + err.Error()
+	}
+	var names []string
+	for _, it := range items {
+		names = append(names, describeObject(it))
+	}
+	sort.Strings(names)
+	lm, _ := meta.ListAccessor(obj)
+	return fmt.Sprintf("%T rv=%s items=%v", obj, lm.GetResourceVersion(), names)
+}
+
+// playSource returns the player of fake_source.txt for one implementation.
+func playSource(kit sourceKit) player {
+	return func(t *testing.T, sc scenario) []string {
+		var trace []string
+		s := map[string]func() source{"plain": kit.plain, "pv": kit.pv, "pvc": kit.pvc}[sc.options["kind"]]()
+		var watchers []watch.Interface
+		for _, step := range sc.steps {
+			trace = append(trace, strings.Join(step, " ")+" -> "+capturePanic(func() string {
+				return sourceStep(s, kit, step, &watchers)
+			}))
+		}
+		s.Shutdown()
+		for i, w := range watchers {
+			for e := range w.ResultChan() {
+				trace = append(trace, fmt.Sprintf("watcher %d: %s %s", i, e.Type, describeObject(e.Object)))
+			}
+		}
+		return trace
+	}
+}
+
+// sourceStep performs one step and describes its result.
+func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interface) string {
+	arg := func(i int) string {
+		if i < len(step) {
+			return step[i]
+		}
+		return ""
+	}
+	switch step[0] {
+	case "add", "modify", "delete", "add-drop", "modify-drop", "delete-drop":
+		obj := sourceObject(arg(1))
+		map[string]func(runtime.Object){
+			"add": s.Add, "modify": s.Modify, "delete": s.Delete,
+			"add-drop": s.AddDropWatch, "modify-drop": s.ModifyDropWatch, "delete-drop": s.DeleteDropWatch,
+		}[step[0]](obj)
+		return describeObject(obj)
+	case "change":
+		p, _ := strconv.ParseFloat(arg(3), 64)
+		obj := sourceObject(arg(2))
+		s.Change(watch.Event{Type: watch.EventType(arg(1)), Object: obj}, p)
+		return describeObject(obj)
+	case "list":
+		return describeList(s.List(metav1.ListOptions{}))
+	case "list-error":
+		var err error
+		if len(step) > 1 {
+			err = fmt.Errorf("%s", strings.Join(step[1:], " "))
+		}
+		kit.setListError(s, err)
+		return "set"
+	case "watch":
+		w, err := s.Watch(metav1.ListOptions{ResourceVersion: strings.Trim(arg(1), `"`)})
+		if err != nil {
+			return fmt.Sprintf("error %T expired=%v: %v", err, apierrors.IsResourceExpired(err), err)
+		}
+		*watchers = append(*watchers, w)
+		return fmt.Sprintf("watcher %d", len(*watchers)-1)
+	case "reset":
+		s.ResetWatch()
+		return "reset"
+	}
+	return "unknown step"
+}
+
+func TestFakeControllerSourceMatchesClientGo(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	compareTraces(t, "fake_source.txt", playSource(clientGoSources), playSource(kcacheSources))
+}

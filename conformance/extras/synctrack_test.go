@@ -1,0 +1,130 @@
+package extras
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	ksynctrack "github.com/kcache-go/cache/synctrack"
+	cgsynctrack "k8s.io/client-go/tools/cache/synctrack"
+)
+
+// tracker is the surface shared by both trackers of both implementations,
+// with the key ignored by single-file trackers.
+type tracker struct {
+	start, finished func(key string)
+	upstream        func()
+	hasSynced       func() bool
+	done            func() <-chan struct{}
+	name            func() string
+}
+
+// lazyInt is Lazy[int] of either implementation.
+type lazyInt interface {
+	Get() (int, error)
+	Notify()
+}
+
+// syncKit builds one implementation's trackers and lazies.
+type syncKit struct {
+	single func(name string) tracker
+	async  func(name string) tracker
+	lazy   func(eval func() (int, error)) lazyInt
+}
+
+var clientGoSync = syncKit{
+	single: func(name string) tracker {
+		t := cgsynctrack.NewSingleFileTracker(name)
+		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	async: func(name string) tracker {
+		t := cgsynctrack.NewAsyncTracker[string](name)
+		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	lazy: func(eval func() (int, error)) lazyInt { return &cgsynctrack.Lazy[int]{Evaluate: eval} },
+}
+
+var kcacheSync = syncKit{
+	single: func(name string) tracker {
+		t := ksynctrack.NewSingleFileTracker(name)
+		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	async: func(name string) tracker {
+		t := ksynctrack.NewAsyncTracker[string](name)
+		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	lazy: func(eval func() (int, error)) lazyInt { return &ksynctrack.Lazy[int]{Evaluate: eval} },
+}
+
+func doneClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// playTracker returns the player of synctrack.txt.
+func playTracker(kit syncKit) player {
+	return func(t *testing.T, sc scenario) []string {
+		if sc.options["kind"] == "lazy" {
+			return playLazy(kit, sc)
+		}
+		tr := map[string]func(string) tracker{"single": kit.single, "async": kit.async}[sc.options["kind"]](sc.name)
+		trace := []string{"name=" + tr.name()}
+		for _, step := range sc.steps {
+			key := ""
+			if len(step) > 1 {
+				key = step[1]
+			}
+			result := capturePanic(func() string {
+				switch step[0] {
+				case "start":
+					tr.start(key)
+				case "finished":
+					tr.finished(key)
+				case "upstream":
+					tr.upstream()
+				}
+				return "ok"
+			})
+			trace = append(trace, fmt.Sprintf("%s -> %s synced=%v done=%v", strings.Join(step, " "), result, tr.hasSynced(), doneClosed(tr.done())))
+		}
+		return trace
+	}
+}
+
+// playLazy runs get/notify/fail steps on a Lazy whose Evaluate counts its
+// calls and fails while failures remain.
+func playLazy(kit syncKit, sc scenario) []string {
+	calls, failures := 0, 0
+	z := kit.lazy(func() (int, error) {
+		calls++
+		if failures > 0 {
+			failures--
+			return calls, errors.New("evaluation failed")
+		}
+		return calls, nil
+	})
+	var trace []string
+	for _, step := range sc.steps {
+		result := "ok"
+		switch step[0] {
+		case "get":
+			v, err := z.Get()
+			result = fmt.Sprintf("%d %v", v, err)
+		case "notify":
+			z.Notify()
+		case "fail-next":
+			failures++
+		}
+		trace = append(trace, fmt.Sprintf("%s -> %s calls=%d", strings.Join(step, " "), result, calls))
+	}
+	return trace
+}
+
+func TestSynctrackMatchesClientGo(t *testing.T) {
+	compareTraces(t, "synctrack.txt", playTracker(clientGoSync), playTracker(kcacheSync))
+}

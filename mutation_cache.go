@@ -1,0 +1,277 @@
+package cache
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilcache "k8s.io/apimachinery/pkg/util/cache"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/sets"
+	"k8s.io/klog/v2"
+)
+
+// mutationCacheCapacity is how many recent mutations a MutationCache keeps;
+// the least recently used one is dropped beyond that.
+const mutationCacheCapacity = 100
+
+// errNoMutationIndexer is ByIndex's error when the cache has no Indexer.
+var errNoMutationIndexer = errors.New("no indexer has been provided to the mutation cache")
+
+// MutationCache remembers, for a short while, the objects a controller just
+// wrote (Mutation), so that its reads (GetByKey, ByIndex) see its own writes
+// before the informer's cache catches up. Deciding which of two versions is
+// newer needs an interpretation of resource versions. Implementations are
+// safe for concurrent use.
+type MutationCache interface {
+	// Mutation records an object the caller just wrote.
+	Mutation(interface{})
+	// GetByKey reads one object, preferring a newer recorded one.
+	GetByKey(key string) (interface{}, bool, error)
+	// ByIndex reads an index, overlaid with recorded objects.
+	ByIndex(indexName, indexKey string) ([]interface{}, error)
+}
+
+// mutationCache overlays recently written objects on a backing cache.
+//
+// recent maps the DeletionHandlingMetaNamespaceKeyFunc key of each recorded
+// mutation to the object (or tombstone) written. A recorded runtime.Object
+// is returned instead of the backing one only while its resource version is
+// strictly greater; as soon as a lookup finds the backing object at least
+// as new, the mutation is dropped. mu serialises every compare-then-update
+// of recent, so a mutation never replaces a strictly newer one; recent does
+// its own locking for plain reads.
+type mutationCache struct {
+	// logger reports mutations that have no key.
+	logger klog.Logger
+	// backing is the authoritative store (normally an informer's).
+	backing Store
+	// indexer answers ByIndex; nil when none was given.
+	indexer Indexer
+	// ttl is how long a recorded mutation stays.
+	ttl time.Duration
+	// includeAdds returns mutations of objects the backing store lacks.
+	includeAdds bool
+	// versions orders two versions of one object.
+	versions ResourceVersionComparator
+	// mu serialises compare-then-update sequences on recent.
+	mu sync.Mutex
+	// recent holds the recorded mutations, by key, with expiry and LRU order.
+	recent *utilcache.LRUExpireCache
+}
+
+// NewIntegerResourceVersionMutationCache returns a MutationCache that
+// understands how to deal with objects whose resource version is an
+// unsigned integer that grows with every update and is comparable between
+// objects of one resource in a namespace, as with most backends.
+//
+// Recorded mutations live for ttl, at most 100 of them (least recently used
+// dropped first). indexer may be nil, then ByIndex fails. With includeAdds,
+// mutations of objects the backing cache does not hold are returned too:
+// only safe if the caller copes with such an entry outliving a quick
+// delete for up to ttl.
+func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
+	return newMutationCache(logger, backingCache, indexer, ttl, includeAdds, utilcache.NewLRUExpireCache(mutationCacheCapacity))
+}
+
+// newMutationCache builds a mutationCache over recent (tests pass one with a
+// fake clock).
+func newMutationCache(logger klog.Logger, backing Store, indexer Indexer, ttl time.Duration, includeAdds bool, recent *utilcache.LRUExpireCache) *mutationCache {
+	return &mutationCache{
+		logger:      logger,
+		backing:     backing,
+		indexer:     indexer,
+		ttl:         ttl,
+		includeAdds: includeAdds,
+		versions:    integerResourceVersions{},
+		recent:      recent,
+	}
+}
+
+// GetByKey returns the backing object stored under key, or the recorded
+// mutation when it is strictly newer. With includeAdds, a key the backing
+// store lacks yields the recorded mutation; a recorded object (not a
+// tombstone) is then returned once and dropped, since nothing backs it. A
+// backing error is returned as (nil, false, err).
+func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
+	obj, exists, err := c.backing.GetByKey(key)
+	if err != nil {
+		return nil, false, err
+	}
+	if !exists {
+		if !c.includeAdds {
+			return nil, false, nil
+		}
+		if obj, exists = c.recent.Get(key); !exists {
+			return nil, false, nil
+		}
+	}
+	current, ok := obj.(runtime.Object)
+	if !ok {
+		return obj, true, nil
+	}
+	return c.newest(key, current), true, nil
+}
+
+// ByIndex returns the objects of the indexer's indexName index that have
+// indexKey, each replaced by its recorded mutation when that is strictly
+// newer. With includeAdds, it then appends, least recently used first, the
+// recorded mutations under other keys that the index function maps to
+// indexKey (an index function error skips the mutation). It fails when the
+// cache has no indexer or the index does not exist.
+func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, error) {
+	if c.indexer == nil {
+		return nil, errNoMutationIndexer
+	}
+	keys, err := c.indexer.IndexKeys(indexName, indexKey)
+	if err != nil {
+		return nil, err
+	}
+	var items []interface{}
+	for _, key := range keys {
+		obj, exists, err := c.indexer.GetByKey(key)
+		if err != nil {
+			return nil, err
+		}
+		if !exists {
+			continue
+		}
+		if current, ok := obj.(runtime.Object); ok {
+			obj = c.newest(key, current)
+		}
+		items = append(items, obj)
+	}
+	if c.includeAdds {
+		items = c.appendIndexedMutations(items, sets.New(keys...), indexName, indexKey)
+	}
+	return items, nil
+}
+
+// appendIndexedMutations appends the recorded mutations whose key is not in
+// skip and whose indexName values include indexKey.
+func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Set[string], indexName, indexKey string) []interface{} {
+	indexFunc := c.indexer.GetIndexers()[indexName]
+	if indexFunc == nil {
+		return items
+	}
+	for _, k := range c.recent.Keys() {
+		key := k.(string)
+		if skip.Has(key) {
+			continue
+		}
+		obj, ok := c.recent.Get(key)
+		if !ok {
+			continue
+		}
+		values, err := indexFunc(obj)
+		if err != nil || !slices.Contains(values, indexKey) {
+			continue
+		}
+		items = append(items, obj)
+	}
+	return items
+}
+
+// newest returns the recorded mutation under key when it is an object
+// strictly newer than current, else current; a recorded object that is not
+// newer is dropped. A recorded tombstone is kept and never returned here.
+// It panics when a resource version is not an integer.
+func (c *mutationCache) newest(key string, current runtime.Object) runtime.Object {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	mutated, ok := c.recordedObjectLocked(key)
+	switch {
+	case !ok:
+		return current
+	case c.versions.CompareResourceVersion(current, mutated) < 0:
+		return mutated
+	}
+	c.recent.Remove(key)
+	return current
+}
+
+// recordedObjectLocked returns the live mutation recorded under key when it
+// is a runtime.Object (not a tombstone). c.mu must be held.
+func (c *mutationCache) recordedObjectLocked(key string) (runtime.Object, bool) {
+	recorded, found := c.recent.Get(key)
+	if !found {
+		return nil, false
+	}
+	obj, isObject := recorded.(runtime.Object)
+	return obj, isObject
+}
+
+// Mutation records obj, the result of a write, for ttl. It keeps an already
+// recorded object with a strictly greater resource version instead. An
+// object without a key is reported through the logger and ignored. It
+// panics when a compared resource version is not an integer.
+func (c *mutationCache) Mutation(obj interface{}) {
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleErrorWithLogger(c.logger, err, "DeletionHandlingMetaNamespaceKeyFunc")
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.recordedIsNewerLocked(key, obj) {
+		return
+	}
+	c.recent.Add(key, obj, c.ttl)
+}
+
+// recordedIsNewerLocked reports whether the mutation recorded under key is
+// an object strictly newer than obj. c.mu must be held.
+func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool {
+	incoming, isObject := obj.(runtime.Object)
+	if !isObject {
+		return false
+	}
+	existing, ok := c.recordedObjectLocked(key)
+	return ok && c.versions.CompareResourceVersion(existing, incoming) > 0
+}
+
+// ResourceVersionComparator orders two versions of the same object:
+// negative when lhs is older than rhs, zero when equal, positive when newer.
+type ResourceVersionComparator interface {
+	CompareResourceVersion(lhs, rhs runtime.Object) int
+}
+
+// integerResourceVersions compares resource versions as unsigned decimal
+// integers, the empty version counting as 0.
+type integerResourceVersions struct{}
+
+// CompareResourceVersion returns -1, 0 or 1 as lhs's resource version is
+// lower than, equal to or greater than rhs's. It panics with the parse error
+// (a *strconv.NumError) when a version is not an unsigned integer, and with
+// the accessor error for an object without metadata.
+func (integerResourceVersions) CompareResourceVersion(lhs, rhs runtime.Object) int {
+	l, r := mustIntegerResourceVersion(lhs), mustIntegerResourceVersion(rhs)
+	switch {
+	case l < r:
+		return -1
+	case l > r:
+		return 1
+	}
+	return 0
+}
+
+// mustIntegerResourceVersion parses obj's resource version.
+func mustIntegerResourceVersion(obj runtime.Object) uint64 {
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		panic(err)
+	}
+	rv := accessor.GetResourceVersion()
+	if rv == "" {
+		return 0
+	}
+	v, err := strconv.ParseUint(rv, 10, 64)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
