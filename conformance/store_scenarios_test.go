@@ -241,6 +241,7 @@ func TestStoreScenariosMatchClientGo(t *testing.T) {
 				ops = append(ops, op)
 				objs = append(objs, storeOpObjects(op)...)
 			}
+			sc.Row.metricsName = storeFreshInformerName(sc.Name)
 			want := newStoreClientGoSide(specs.w, sc.Row)
 			got := newStoreKCacheSide(specs.w, sc.Row)
 			probes := specs.probe(objs)

@@ -24,14 +24,22 @@ type storeClientGoSide struct {
 	tss cg.ThreadSafeStore
 	// transforms counts transformer calls.
 	transforms int
+	// metrics records what the store reports to its metrics provider.
+	metrics storeMetricLog
 }
 
 // newStoreClientGoSide builds client-go's side of a run row.
 func newStoreClientGoSide(w *storeWorld, row storeRow) *storeClientGoSide {
 	s := &storeClientGoSide{w: w}
 	var opts []cg.StoreOption
+	var tssOpts []cg.ThreadSafeStoreOption
 	if row.Transformer {
 		opts = append(opts, cg.WithTransformer(s.transformer))
+	}
+	if row.metricsName != "" {
+		id := s.informerID(row.metricsName)
+		opts = append(opts, cg.WithStoreMetrics(id, storeClientGoMetrics{&s.metrics}))
+		tssOpts = append(tssOpts, cg.WithThreadSafeStoreMetrics(id, storeClientGoMetrics{&s.metrics}))
 	}
 	keyFunc := cg.MetaNamespaceKeyFunc
 	if row.KeyFunc == "DeletionHandlingMetaNamespaceKeyFunc" {
@@ -50,9 +58,42 @@ func newStoreClientGoSide(w *storeWorld, row storeRow) *storeClientGoSide {
 		if row.NilIndices {
 			indices = nil
 		}
-		s.tss = cg.NewThreadSafeStore(s.indexers(row.Indexers), indices)
+		s.tss = cg.NewThreadSafeStore(s.indexers(row.Indexers), indices, tssOpts...)
 	}
 	return s
+}
+
+// informerID registers name for pods; a registration error is logged as a
+// metric event so both sides must agree on it too.
+func (s *storeClientGoSide) informerID(name string) cg.InformerNameAndResource {
+	informer, err := cg.NewInformerName(name)
+	if err != nil {
+		s.metrics.record("NewInformerName error: " + err.Error())
+		return cg.InformerNameAndResource{}
+	}
+	return informer.WithResource(storePodsResource)
+}
+
+// storeClientGoMetrics is a metrics provider that records every metric it
+// creates and every value set on them in one log.
+type storeClientGoMetrics struct {
+	// log receives the events.
+	log *storeMetricLog
+}
+
+// NewQueuedItemMetric records the creation and returns a recording gauge.
+func (m storeClientGoMetrics) NewQueuedItemMetric(id cg.InformerNameAndResource) cg.GaugeMetric {
+	return m.log.gauge("queued-items", id.Name(), id.GroupVersionResource().String())
+}
+
+// NewProcessingLatencyMetric records the creation and returns a recording histogram.
+func (m storeClientGoMetrics) NewProcessingLatencyMetric(id cg.InformerNameAndResource) cg.HistogramMetric {
+	return m.log.gauge("processing-latency", id.Name(), id.GroupVersionResource().String())
+}
+
+// NewStoreResourceVersionMetric records the creation and returns a recording gauge.
+func (m storeClientGoMetrics) NewStoreResourceVersionMetric(id cg.InformerNameAndResource) cg.GaugeMetric {
+	return m.log.gauge("store-resource-version", id.Name(), id.GroupVersionResource().String())
 }
 
 // transformer adapts the world's neutral transformer and counts calls.
@@ -256,6 +297,7 @@ func (s *storeClientGoSide) reads(p storeProbe, labelled bool) []storeRead {
 	out := make([]storeRead, 0, 64)
 	add := func(call, answer string) { out = append(out, storeRead{call, answer}) }
 	add("implements()", s.implements())
+	add("metric events since the last read", s.metrics.drain())
 	if s.tss != nil {
 		for _, k := range p.keys {
 			item, exists := s.tss.Get(k)

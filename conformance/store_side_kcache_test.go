@@ -24,14 +24,22 @@ type storeKCacheSide struct {
 	tss kc.ThreadSafeStore
 	// transforms counts transformer calls.
 	transforms int
+	// metrics records what the store reports to its metrics provider.
+	metrics storeMetricLog
 }
 
 // newStoreKCacheSide builds kcache's side of a run row.
 func newStoreKCacheSide(w *storeWorld, row storeRow) *storeKCacheSide {
 	s := &storeKCacheSide{w: w}
 	var opts []kc.StoreOption
+	var tssOpts []kc.ThreadSafeStoreOption
 	if row.Transformer {
 		opts = append(opts, kc.WithTransformer(s.transformer))
+	}
+	if row.metricsName != "" {
+		id := s.informerID(row.metricsName)
+		opts = append(opts, kc.WithStoreMetrics(id, storeKCacheMetrics{&s.metrics}))
+		tssOpts = append(tssOpts, kc.WithThreadSafeStoreMetrics(id, storeKCacheMetrics{&s.metrics}))
 	}
 	keyFunc := kc.MetaNamespaceKeyFunc
 	if row.KeyFunc == "DeletionHandlingMetaNamespaceKeyFunc" {
@@ -50,9 +58,42 @@ func newStoreKCacheSide(w *storeWorld, row storeRow) *storeKCacheSide {
 		if row.NilIndices {
 			indices = nil
 		}
-		s.tss = kc.NewThreadSafeStore(s.indexers(row.Indexers), indices)
+		s.tss = kc.NewThreadSafeStore(s.indexers(row.Indexers), indices, tssOpts...)
 	}
 	return s
+}
+
+// informerID registers name for pods; a registration error is logged as a
+// metric event so both sides must agree on it too.
+func (s *storeKCacheSide) informerID(name string) kc.InformerNameAndResource {
+	informer, err := kc.NewInformerName(name)
+	if err != nil {
+		s.metrics.record("NewInformerName error: " + err.Error())
+		return kc.InformerNameAndResource{}
+	}
+	return informer.WithResource(storePodsResource)
+}
+
+// storeKCacheMetrics is a metrics provider that records every metric it
+// creates and every value set on them in one log.
+type storeKCacheMetrics struct {
+	// log receives the events.
+	log *storeMetricLog
+}
+
+// NewQueuedItemMetric records the creation and returns a recording gauge.
+func (m storeKCacheMetrics) NewQueuedItemMetric(id kc.InformerNameAndResource) kc.GaugeMetric {
+	return m.log.gauge("queued-items", id.Name(), id.GroupVersionResource().String())
+}
+
+// NewProcessingLatencyMetric records the creation and returns a recording histogram.
+func (m storeKCacheMetrics) NewProcessingLatencyMetric(id kc.InformerNameAndResource) kc.HistogramMetric {
+	return m.log.gauge("processing-latency", id.Name(), id.GroupVersionResource().String())
+}
+
+// NewStoreResourceVersionMetric records the creation and returns a recording gauge.
+func (m storeKCacheMetrics) NewStoreResourceVersionMetric(id kc.InformerNameAndResource) kc.GaugeMetric {
+	return m.log.gauge("store-resource-version", id.Name(), id.GroupVersionResource().String())
 }
 
 // transformer adapts the world's neutral transformer and counts calls.
@@ -256,6 +297,7 @@ func (s *storeKCacheSide) reads(p storeProbe, labelled bool) []storeRead {
 	out := make([]storeRead, 0, 64)
 	add := func(call, answer string) { out = append(out, storeRead{call, answer}) }
 	add("implements()", s.implements())
+	add("metric events since the last read", s.metrics.drain())
 	if s.tss != nil {
 		for _, k := range p.keys {
 			item, exists := s.tss.Get(k)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -27,6 +28,17 @@ type storeRow struct {
 	Transformer bool `json:"transformer"`
 	// NilIndices passes nil instead of an empty Indices to NewThreadSafeStore.
 	NilIndices bool `json:"nilIndices"`
+	// metricsName, when set, is a fresh informer name: both sides then get
+	// a recording metrics provider (WithStoreMetrics / WithThreadSafeStoreMetrics).
+	metricsName string
+}
+
+// storeRuns numbers runs so every run registers a fresh informer name.
+var storeRuns atomic.Int64
+
+// storeFreshInformerName returns an informer name no run used before.
+func storeFreshInformerName(what string) string {
+	return fmt.Sprintf("store-conformance-%s-%d", what, storeRuns.Add(1))
 }
 
 // storeLoadRows reads the run table.
@@ -61,6 +73,7 @@ func TestStoreMatchesClientGo(t *testing.T) {
 // storeRunRow plays one row and stops at the first divergence, printing the
 // seed, the op number and the op so the failure can be replayed.
 func storeRunRow(t *testing.T, row storeRow) {
+	row.metricsName = storeFreshInformerName(row.Name)
 	w := newStoreWorld(row.Seed)
 	want := newStoreClientGoSide(w, row)
 	got := newStoreKCacheSide(w, row)

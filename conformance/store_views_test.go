@@ -3,7 +3,10 @@ package conformance
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // storeRead is one read made after an op and its printed answer.
@@ -83,4 +86,50 @@ func storeCatch(fn func() string) (out string) {
 		}
 	}()
 	return fn()
+}
+
+// storePodsResource is the resource the stores' informer identity names.
+var storePodsResource = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+
+// storeMetricLog collects metric events of one side between two reads.
+// Used by one goroutine only.
+type storeMetricLog struct {
+	// events are the events since the last drain, in order.
+	events []string
+}
+
+// record appends one event.
+func (l *storeMetricLog) record(event string) {
+	l.events = append(l.events, event)
+}
+
+// drain prints and forgets the events recorded since the last drain.
+func (l *storeMetricLog) drain() string {
+	out := strings.Join(l.events, "; ")
+	l.events = l.events[:0]
+	return out
+}
+
+// gauge records the creation of a metric and returns it.
+func (l *storeMetricLog) gauge(kind, informer, resource string) storeMetric {
+	l.record("new " + kind + " for " + informer + " " + resource)
+	return storeMetric{kind: kind, log: l}
+}
+
+// storeMetric is a gauge or histogram that records every value it gets.
+type storeMetric struct {
+	// kind names the metric in events.
+	kind string
+	// log receives the events.
+	log *storeMetricLog
+}
+
+// Set records a gauge value.
+func (m storeMetric) Set(v float64) {
+	m.log.record(m.kind + ".Set(" + strconv.FormatFloat(v, 'g', -1, 64) + ")")
+}
+
+// Observe records a histogram observation.
+func (m storeMetric) Observe(v float64) {
+	m.log.record(m.kind + ".Observe(" + strconv.FormatFloat(v, 'g', -1, 64) + ")")
 }
