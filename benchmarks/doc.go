@@ -13,7 +13,8 @@
 // and allocs/op, BenchmarkStoreRetainedHeap reports retained-B/obj (live
 // heap after building a 100,000-pod Indexer minus before, after a forced
 // GC; the pods themselves are built beforehand and excluded), store-B/obj
-// (the same for a plain Store) and index-overhead-B/obj (the difference).
+// (the same for a plain Store), index-overhead-B/obj (the difference) and
+// heap-inuse-B/obj (growth of in-use heap spans, fragmentation included).
 //
 // Run the benchmarks and print kcache/client-go ratios per metric with:
 //

@@ -321,37 +321,55 @@ func storeReadMany(b *testing.B, idx storeReader, c *storeCluster, reader int) {
 	}
 }
 
-// BenchmarkStoreRetainedHeap measures the live heap a full Indexer and a
-// full plain Store keep beyond the (pre-built) pods themselves.
+// BenchmarkStoreRetainedHeap measures the heap a full Indexer and a full
+// plain Store keep beyond the (pre-built) pods themselves: retained-B/obj
+// and store-B/obj count live bytes (HeapAlloc after a forced GC), their
+// difference is index-overhead-B/obj, and heap-inuse-B/obj counts the
+// Indexer's growth in in-use heap spans (HeapInuse, fragmentation included).
 func BenchmarkStoreRetainedHeap(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
-		var indexed, plain uint64
+		var indexed, plain storeHeapGrowth
 		for i := 0; i < b.N; i++ {
-			indexed += storeRetained(func() any {
+			indexed.add(storeRetained(func() any {
 				idx := impl.newIndexer()
 				for _, p := range c.pods {
 					_ = idx.Add(p)
 				}
 				return idx
-			})
-			plain += storeRetained(func() any {
+			}))
+			plain.add(storeRetained(func() any {
 				s := impl.newStore()
 				for _, p := range c.pods {
 					_ = s.Add(p)
 				}
 				return s
-			})
+			}))
 		}
 		perObj := func(total uint64) float64 { return float64(total) / float64(b.N) / float64(len(c.pods)) }
-		b.ReportMetric(perObj(indexed), "retained-B/obj")
-		b.ReportMetric(perObj(plain), "store-B/obj")
-		b.ReportMetric(perObj(indexed)-perObj(plain), "index-overhead-B/obj")
+		b.ReportMetric(perObj(indexed.live), "retained-B/obj")
+		b.ReportMetric(perObj(plain.live), "store-B/obj")
+		b.ReportMetric(perObj(indexed.live)-perObj(plain.live), "index-overhead-B/obj")
+		b.ReportMetric(perObj(indexed.inuse), "heap-inuse-B/obj")
 	})
 }
 
-// storeRetained returns how much live heap what build returns keeps, after
-// forced collections before and after.
-func storeRetained(build func() any) uint64 {
+// storeHeapGrowth is how much the heap grew while building something.
+type storeHeapGrowth struct {
+	// live is the growth of live bytes (HeapAlloc after GC).
+	live uint64
+	// inuse is the growth of in-use spans (HeapInuse after GC).
+	inuse uint64
+}
+
+// add accumulates another measurement.
+func (g *storeHeapGrowth) add(other storeHeapGrowth) {
+	g.live += other.live
+	g.inuse += other.inuse
+}
+
+// storeRetained returns how much heap what build returns keeps, measured
+// after forced collections before and after the build.
+func storeRetained(build func() any) storeHeapGrowth {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -359,10 +377,15 @@ func storeRetained(build func() any) uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	runtime.KeepAlive(kept)
-	if after.HeapAlloc < before.HeapAlloc {
+	return storeHeapGrowth{live: storeGrowth(before.HeapAlloc, after.HeapAlloc), inuse: storeGrowth(before.HeapInuse, after.HeapInuse)}
+}
+
+// storeGrowth returns after-before, or 0 when the heap shrank.
+func storeGrowth(before, after uint64) uint64 {
+	if after < before {
 		return 0
 	}
-	return after.HeapAlloc - before.HeapAlloc
+	return after - before
 }
 
 // TestStoreBenchClusterLooksLikeARealCluster checks the benchmark data has
