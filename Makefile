@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover
+.PHONY: test unit fmt-check vet conformance bench apicover e2e
 
 ## test: everything CI checks (format, vet, unit + conformance tests with -race)
 test: fmt-check vet unit
@@ -31,3 +31,8 @@ bench:
 ## apicover: exported-API coverage against client-go v0.36.2
 apicover:
 	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)
+
+## e2e: end-to-end tests against a real kube-apiserver and etcd (built once
+## into ~/.cache/kcache-e2e; the first build takes several minutes)
+e2e:
+	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...

@@ -8,24 +8,15 @@ package cache
 // client-go's, it has no Bookmark or LastStoreSyncResourceVersion method, so
 // it does not satisfy Store by itself.
 type FakeCustomStore struct {
-	// AddFunc backs Add.
-	AddFunc func(obj interface{}) error
-	// UpdateFunc backs Update.
-	UpdateFunc func(obj interface{}) error
-	// DeleteFunc backs Delete.
-	DeleteFunc func(obj interface{}) error
-	// ListFunc backs List.
-	ListFunc func() []interface{}
-	// ListKeysFunc backs ListKeys.
-	ListKeysFunc func() []string
-	// GetFunc backs Get.
-	GetFunc func(obj interface{}) (item interface{}, exists bool, err error)
-	// GetByKeyFunc backs GetByKey.
-	GetByKeyFunc func(key string) (item interface{}, exists bool, err error)
-	// ReplaceFunc backs Replace.
-	ReplaceFunc func(list []interface{}, resourceVersion string) error
-	// ResyncFunc backs Resync.
-	ResyncFunc func() error
+	AddFunc      func(any) error                 // backs Add
+	UpdateFunc   func(any) error                 // backs Update
+	DeleteFunc   func(any) error                 // backs Delete
+	ListFunc     func() []any                    // backs List
+	ListKeysFunc func() []string                 // backs ListKeys
+	GetFunc      func(any) (any, bool, error)    // backs Get
+	GetByKeyFunc func(string) (any, bool, error) // backs GetByKey
+	ReplaceFunc  func([]any, string) error       // backs Replace
+	ResyncFunc   func() error                    // backs Resync
 }
 
 // Add returns AddFunc's result, or zero values when AddFunc is nil.
