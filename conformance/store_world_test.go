@@ -263,9 +263,9 @@ func (w *storeWorld) describe(obj any) string {
 }
 
 // transform is the neutral transformer used by rows with "transformer":
-// pods get a memoised labelled copy, the "cache" config maps are refused
-// with an error, node "node-4" becomes an int, everything else passes
-// through unchanged.
+// pods get a memoised labelled copy, widgets named "x" a renamed copy, the
+// "cache" config maps are refused with an error, node "node-4" becomes an
+// int, everything else passes through unchanged.
 func (w *storeWorld) transform(obj any) (any, error) {
 	if out, ok := w.transformed[obj]; ok {
 		return out, nil
@@ -282,6 +282,12 @@ func (w *storeWorld) transform(obj any) (any, error) {
 	case *v1.ConfigMap:
 		if o.Name == "cache" {
 			return nil, errors.New("transformer refuses config maps named cache")
+		}
+	case *unstructured.Unstructured:
+		if o.GetName() == "x" {
+			c := o.DeepCopy()
+			c.SetName("renamed-x")
+			out = w.register(c, "renamed("+w.describe(o)+")")
 		}
 	case *v1.Node:
 		if o.Name == "node-4" {
