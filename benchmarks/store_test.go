@@ -183,8 +183,8 @@ func BenchmarkStoreDelete(b *testing.B) {
 func BenchmarkStoreByIndex(b *testing.B) {
 	c := storeData()
 	for _, q := range []struct {
-		index  string
-		values []string
+		index  string   // the index queried
+		values []string // every value it has
 	}{{storeByNamespace, c.namespaces}, {storeByNode, c.nodes}, {storeByApp, c.apps}} {
 		b.Run("index="+q.index, func(b *testing.B) {
 			storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {

@@ -25,11 +25,11 @@ func TestStoreIndexingPanicsLikeClientGo(t *testing.T) {
 	none := []string{}
 	strict := []string{"namespace-strict"}
 	tests := []struct {
-		name      string
-		row       storeRow
-		setup     []storeOp
-		action    storeOp
-		wantPanic bool
+		name      string    // the behaviour pinned
+		row       storeRow  // the kind of store and its indexers
+		setup     []storeOp // writes before the action, compared too
+		action    storeOp   // the write or Index call under test
+		wantPanic bool      // whether client-go panics on the action
 	}{
 		{name: "IndexerAddOfAnUnindexableObjectPanics", row: storeRow{Kind: "indexer", Indexers: failing},
 			action: storeOp{Kind: "Add", Obj: bad}, wantPanic: true},

@@ -42,11 +42,17 @@ type storeScenarioOp struct {
 	// Indexers are the catalog names of AddIndexers.
 	Indexers []string `json:"indexers"`
 	// Txns are the transactions, with object specs.
-	Txns []struct {
-		Type string `json:"type"`
-		Key  string `json:"key"`
-		Obj  string `json:"obj"`
-	} `json:"txns"`
+	Txns []storeScenarioTxn `json:"txns"`
+}
+
+// storeScenarioTxn is a storeTxn written with an object spec.
+type storeScenarioTxn struct {
+	// Type is the transaction type.
+	Type string `json:"type"`
+	// Key is the ThreadSafeStoreTransaction key.
+	Key string `json:"key"`
+	// Obj is the object spec.
+	Obj string `json:"obj"`
 }
 
 // storeSpecs turns object specs into neutral objects, the same spec always

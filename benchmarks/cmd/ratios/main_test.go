@@ -9,9 +9,9 @@ import (
 // `go test -bench` output and checks the printed rows and ratios.
 func TestRatiosPairTheTwoImplementationsOfEveryBenchmark(t *testing.T) {
 	tests := []struct {
-		name     string
-		input    string
-		wantRows []string
+		name     string   // the case
+		input    string   // go test -bench output
+		wantRows []string // printed rows, whitespace collapsed
 	}{
 		{
 			name: "PlainAndNestedNamesWithCustomMetrics",
