@@ -11,7 +11,8 @@ import (
 )
 
 // storeClientGoSide wraps client-go's Store, Indexer or ThreadSafeStore as
-// a storeSide. Exactly one of store and tss is set; indexer is set when the
+// a storeSide. storeKCacheSide is this type line for line, with kcache's
+// package in place of client-go's: change both files together. Exactly one of store and tss is set; indexer is set when the
 // store is an Indexer. Used by one goroutine only.
 type storeClientGoSide struct {
 	// w names objects and provides the transformer.
