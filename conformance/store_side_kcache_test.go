@@ -11,9 +11,9 @@ import (
 )
 
 // storeKCacheSide wraps kcache's Store, Indexer or ThreadSafeStore as
-// a storeSide. It is storeClientGoSide line for line, with kcache's package
-// in place of client-go's: change both files together. Exactly one of store and tss is set; indexer is set when the
-// store is an Indexer. Used by one goroutine only.
+// a storeSide. Exactly one of store and tss is set; indexer is set when the
+// store is an Indexer. Used by one goroutine only. The other side's file is
+// this one with the other package: change both together.
 type storeKCacheSide struct {
 	// w names objects and provides the transformer.
 	w *storeWorld
