@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs the side-by-side benchmarks once and prints kcache/client-go ratios.
-# Usage: [BENCH=regexp] [BENCHTIME=3x] [OUT=file] benchmarks/compare.sh
+# Usage: [BENCH=regexp] [BENCHTIME=3x] [COUNT=1] [OUT=file] benchmarks/compare.sh
+# Repeated runs (COUNT>1) are averaged by the ratios tool.
 set -eu
 cd "$(dirname "$0")/.."
 out="${OUT:-$(mktemp)}"
-go test -run '^$' -bench "${BENCH:-.}" -benchmem -benchtime="${BENCHTIME:-3x}" ./benchmarks/ | tee "$out"
+go test -run '^$' -bench "${BENCH:-.}" -benchmem -benchtime="${BENCHTIME:-3x}" -count="${COUNT:-1}" ./benchmarks/ | tee "$out"
 echo
 go run ./benchmarks/cmd/ratios < "$out"

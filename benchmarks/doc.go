@@ -19,11 +19,11 @@
 // Run the benchmarks and print kcache/client-go ratios per metric with:
 //
 //	./benchmarks/compare.sh            # BENCHTIME=3x by default
-//	BENCHTIME=5x BENCH=StoreAdd ./benchmarks/compare.sh
+//	BENCHTIME=5x COUNT=2 BENCH=StoreAdd ./benchmarks/compare.sh
 //
 // which is
 //
-//	go test -run '^$' -bench . -benchmem -benchtime=3x ./benchmarks/ | go run ./benchmarks/cmd/ratios
+//	go test -run '^$' -bench . -benchmem -benchtime=3x -count=1 ./benchmarks/ | go run ./benchmarks/cmd/ratios
 //
 // A ratio below 1 means kcache is cheaper than client-go on that metric.
 package benchmarks
