@@ -8,3 +8,8 @@ out="${OUT:-$(mktemp)}"
 go test -run '^$' -bench "${BENCH:-.}" -benchmem -benchtime="${BENCHTIME:-3x}" -count="${COUNT:-1}" ./benchmarks/ | tee "$out"
 echo
 go run ./benchmarks/cmd/ratios < "$out"
+# tee hides go test's exit status; a failed benchmark prints FAIL.
+if grep -q '^FAIL' "$out"; then
+	echo "compare.sh: benchmarks failed (see $out)" >&2
+	exit 1
+fi
