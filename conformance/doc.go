@@ -6,7 +6,7 @@
 // whatever it answers is, by definition, the right answer, including its
 // errors, its nil-versus-empty slices and its panics.
 //
-// The storage suite (store_*_test.go) has three parts:
+// The storage suite (store_*_test.go) has four parts:
 //
 //   - TestStoreMatchesClientGo replays seeded, reproducible random sequences
 //     of at least 10,000 writes (Add, Update, Delete, Replace, Resync,
