@@ -10,6 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientfeatures "k8s.io/client-go/features"
 )
 
 func TestStoreRecordsTheResourceVersionOfEveryWrite(t *testing.T) {
@@ -265,5 +266,37 @@ func TestReadersRunConcurrentlyWithAWriter(t *testing.T) {
 	sort.Strings(keys)
 	if len(keys) == 0 {
 		t.Fatalf("writer left no objects")
+	}
+}
+
+// atomicFIFOGate overrides the AtomicFIFO gate and delegates every other one.
+type atomicFIFOGate struct {
+	enabled bool
+	others  clientfeatures.Gates
+}
+
+func (g *atomicFIFOGate) Enabled(f clientfeatures.Feature) bool {
+	if f == clientfeatures.AtomicFIFO {
+		return g.enabled
+	}
+	return g.others.Enabled(f)
+}
+
+func TestResourceVersionReadsEmptyWhileTheAtomicFIFOGateIsOff(t *testing.T) {
+	original := clientfeatures.FeatureGates()
+	gate := &atomicFIFOGate{enabled: true, others: original}
+	clientfeatures.ReplaceFeatureGates(gate)
+	defer clientfeatures.ReplaceFeatureGates(original)
+
+	store := NewStore(MetaNamespaceKeyFunc)
+	mustNoErr(t, store.Add(testPod("a", "b", "6")))
+	gate.enabled = false
+	if rv := store.LastStoreSyncResourceVersion(); rv != "" {
+		t.Fatalf("gate off: LastStoreSyncResourceVersion = %q, want empty", rv)
+	}
+	store.Bookmark("8")
+	gate.enabled = true
+	if rv := store.LastStoreSyncResourceVersion(); rv != "8" {
+		t.Fatalf("gate back on: LastStoreSyncResourceVersion = %q, want the version recorded meanwhile", rv)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	clientfeatures "k8s.io/client-go/features"
 )
 
 // ThreadSafeStore is an indexed, concurrency-safe map from storage key to
@@ -293,8 +294,13 @@ func (m *threadSafeMap) Bookmark(rv string) {
 }
 
 // LastStoreSyncResourceVersion returns the last resource version recorded by
-// a write, a Replace or a Bookmark.
+// a write, a Replace or a Bookmark. While the AtomicFIFO feature gate is off
+// it returns "" (the version is still recorded, and shows again once the
+// gate is on), as client-go does: only the atomic queue keeps it meaningful.
 func (m *threadSafeMap) LastStoreSyncResourceVersion() string {
+	if !clientfeatures.FeatureGates().Enabled(clientfeatures.AtomicFIFO) {
+		return ""
+	}
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	return m.resourceVersion
