@@ -9,8 +9,11 @@
 // indices: namespace (MetaNamespaceIndexFunc), spec.nodeName and the app
 // label. One benchmark op is one whole workload (for example: add all
 // 100,000 pods), so the numbers stay meaningful with -benchtime=1x; the
-// custom metric ns/obj divides by the objects touched. Besides ns/op, B/op
-// and allocs/op, BenchmarkStoreRetainedHeap reports retained-B/obj (live
+// custom metric ns/obj divides by the objects touched. Next to wall time,
+// every timed benchmark reports cpu-ns/op (and cpu-ns/obj, cpu-ns/query,
+// cpu-ns/read): the CPU time of the whole process while timing, which other
+// processes on a busy machine disturb far less than wall time; compare
+// those when the machine is shared. Besides ns/op, B/op and allocs/op, BenchmarkStoreRetainedHeap reports retained-B/obj (live
 // heap after building a 100,000-pod Indexer minus before, after a forced
 // GC; the pods themselves are built beforehand and excluded), store-B/obj
 // (the same for a plain Store), index-overhead-B/obj (the difference) and

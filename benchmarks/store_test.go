@@ -3,7 +3,9 @@ package benchmarks
 import (
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	kc "github.com/kcache-go/cache"
 	v1 "k8s.io/api/core/v1"
@@ -117,39 +119,79 @@ func storeRunImpls(b *testing.B, body func(b *testing.B, impl storeImpl, c *stor
 	}
 }
 
+// storeTimer drives a benchmark's timer and, next to wall time, sums the
+// CPU time of the whole process (user and system, every thread, the GC
+// included) spent while timing. CPU time is far less disturbed than wall
+// time when other processes compete for the machine.
+type storeTimer struct {
+	// b is the benchmark whose timer this drives.
+	b *testing.B
+	// cpu is the process CPU time of the timed sections that ended.
+	cpu time.Duration
+	// since is the process CPU time when the running timed section began.
+	since time.Duration
+}
+
 // storeStartTiming collects the garbage of the untimed set-up, so that no
 // side pays for it inside its timed loop, and restarts the timer.
-func storeStartTiming(b *testing.B) {
+func storeStartTiming(b *testing.B) *storeTimer {
 	runtime.GC()
+	t := &storeTimer{b: b}
 	b.ResetTimer()
+	t.since = storeProcessCPU()
+	return t
 }
 
-// storeResumeTiming collects the garbage of the previous iteration and of
-// the untimed set-up, then starts the (stopped) timer again.
-func storeResumeTiming(b *testing.B) {
+// pause stops the timer for untimed set-up.
+func (t *storeTimer) pause() {
+	t.b.StopTimer()
+	t.cpu += storeProcessCPU() - t.since
+}
+
+// resume collects the garbage of the previous iteration and of the set-up,
+// then starts the timer again.
+func (t *storeTimer) resume() {
 	runtime.GC()
-	b.StartTimer()
+	t.since = storeProcessCPU()
+	t.b.StartTimer()
 }
 
-// storePerObject reports the time per object when each op touches n objects.
-func storePerObject(b *testing.B, n int) {
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/obj")
+// finish ends timing and reports cpu-ns/op, plus wall and CPU time per
+// unit of work (ns/<unit>, cpu-ns/<unit>) when each op does perOp units.
+func (t *storeTimer) finish(perOp int, unit string) {
+	t.pause()
+	n := float64(t.b.N)
+	t.b.ReportMetric(float64(t.cpu.Nanoseconds())/n, "cpu-ns/op")
+	if perOp > 0 {
+		t.b.ReportMetric(float64(t.b.Elapsed().Nanoseconds())/n/float64(perOp), "ns/"+unit)
+		t.b.ReportMetric(float64(t.cpu.Nanoseconds())/n/float64(perOp), "cpu-ns/"+unit)
+	}
+}
+
+// storeProcessCPU returns the CPU time the process has used so far.
+func storeProcessCPU() time.Duration {
+	var usage syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &usage); err != nil {
+		panic(err)
+	}
+	return time.Duration(usage.Utime.Nano() + usage.Stime.Nano())
 }
 
 // BenchmarkStoreAdd adds 100,000 pods to an empty three-index Indexer.
 func BenchmarkStoreAdd(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
-			b.StopTimer()
+			timer.pause()
 			idx := impl.newIndexer()
-			storeResumeTiming(b)
+			timer.resume()
 			for _, p := range c.pods {
 				if err := idx.Add(p); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
-		storePerObject(b, len(c.pods))
+		timer.finish(len(c.pods), "obj")
 	})
 }
 
@@ -158,7 +200,7 @@ func BenchmarkStoreAdd(b *testing.B) {
 func BenchmarkStoreUpdate(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
-		storeStartTiming(b)
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
 			versions := c.updated
 			if i%2 == 1 {
@@ -170,24 +212,25 @@ func BenchmarkStoreUpdate(b *testing.B) {
 				}
 			}
 		}
-		storePerObject(b, len(c.pods))
+		timer.finish(len(c.pods), "obj")
 	})
 }
 
 // BenchmarkStoreDelete deletes all 100,000 pods from a full Indexer.
 func BenchmarkStoreDelete(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
-			b.StopTimer()
+			timer.pause()
 			idx := storeFull(b, impl, c)
-			storeResumeTiming(b)
+			timer.resume()
 			for _, p := range c.pods {
 				if err := idx.Delete(p); err != nil {
 					b.Fatal(err)
 				}
 			}
 		}
-		storePerObject(b, len(c.pods))
+		timer.finish(len(c.pods), "obj")
 	})
 }
 
@@ -203,7 +246,7 @@ func BenchmarkStoreByIndex(b *testing.B) {
 		b.Run("index="+q.index, func(b *testing.B) {
 			storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 				idx := storeFull(b, impl, c)
-				storeStartTiming(b)
+				timer := storeStartTiming(b)
 				found := 0
 				for i := 0; i < b.N; i++ {
 					for _, v := range q.values {
@@ -217,7 +260,7 @@ func BenchmarkStoreByIndex(b *testing.B) {
 				if found != b.N*len(c.pods) {
 					b.Fatalf("ByIndex(%s) found %d objects over %d sweeps of %d pods", q.index, found, b.N, len(c.pods))
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(q.values)), "ns/query")
+				timer.finish(len(q.values), "query")
 			})
 		})
 	}
@@ -227,13 +270,13 @@ func BenchmarkStoreByIndex(b *testing.B) {
 func BenchmarkStoreList(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
-		storeStartTiming(b)
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
 			if got := len(idx.List()); got != len(c.pods) {
 				b.Fatalf("List returned %d objects, want %d", got, len(c.pods))
 			}
 		}
-		storePerObject(b, len(c.pods))
+		timer.finish(len(c.pods), "obj")
 	})
 }
 
@@ -243,20 +286,20 @@ func BenchmarkStoreReplace(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
 		list := make([]any, len(c.pods))
-		storeStartTiming(b)
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
-			b.StopTimer()
+			timer.pause()
 			if i%2 == 0 {
 				copy(list, c.updated)
 			} else {
 				copy(list, c.pods)
 			}
-			storeResumeTiming(b)
+			timer.resume()
 			if err := idx.Replace(list, "2000000"); err != nil {
 				b.Fatal(err)
 			}
 		}
-		storePerObject(b, len(c.pods))
+		timer.finish(len(c.pods), "obj")
 	})
 }
 
@@ -273,13 +316,14 @@ const storeWritesPerOp = 20_000
 // writer updates pods. One op is a fixed amount of work, so every metric
 // compares like with like: each reader makes storeReadsPerReader reads and
 // the writer storeWritesPerOp updates, all concurrently; the op ends when
-// all are done. ns/read is the op's wall time divided by the reads.
+// all are done. ns/read and cpu-ns/read divide the op's wall and CPU time
+// (readers and writer together) by the reads.
 func BenchmarkStoreReadersWithWriter(b *testing.B) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
 		readers := runtime.GOMAXPROCS(0)
 		written := 0
-		storeStartTiming(b)
+		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
 			var wg sync.WaitGroup
 			wg.Add(1)
@@ -297,7 +341,7 @@ func BenchmarkStoreReadersWithWriter(b *testing.B) {
 			}
 			wg.Wait()
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(readers*storeReadsPerReader), "ns/read")
+		timer.finish(readers*storeReadsPerReader, "read")
 	})
 }
 
