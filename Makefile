@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e
+.PHONY: test unit fmt-check vet conformance bench apicover e2e demo
 
 ## test: everything CI checks (format, vet, unit + conformance tests with -race)
 test: fmt-check vet unit
@@ -36,3 +36,9 @@ apicover:
 ## into ~/.cache/kcache-e2e; the first build takes several minutes)
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
+
+## demo: a SharedIndexInformer with three handlers on a simulated cluster
+## (DEMO_ARGS="-duration=60s" or DEMO_ARGS="-kubeconfig ~/.kube/config")
+DEMO_ARGS ?= -duration=20s
+demo:
+	$(GO) run ./cmd/kcache-demo $(DEMO_ARGS)

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	cache "github.com/kcache-go/cache"
+)
+
+// reporter prints one progress line per second and a summary at the end.
+// Only its loop goroutine touches its fields after construction.
+type reporter struct {
+	// start is when the informer was started.
+	start time.Time
+	// informer is the informer reported on.
+	informer cache.SharedIndexInformer
+	// cluster is nil when watching a real cluster.
+	cluster *simulatedCluster
+	// metrics holds the per-handler backlog gauges.
+	metrics *backlogMetrics
+	// counter, web and audit are the three handlers.
+	counter *counterHandler
+	web     *webPodHandler
+	audit   *slowAuditHandler
+
+	// syncedAfter is the initial sync time, zero until synced.
+	syncedAfter time.Duration
+	// lastTotal is the counter handler's total at the previous line.
+	lastTotal int64
+}
+
+// loop prints a line every second until ctx ends; it also notes the
+// moment the informer syncs.
+func (r *reporter) loop(ctx context.Context) {
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	synced := r.informer.HasSyncedChecker().Done()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-synced:
+			r.syncedAfter = time.Since(r.start)
+			fmt.Printf("initial sync done after %v (%d objects in cache)\n", r.syncedAfter.Round(time.Millisecond), len(r.informer.GetStore().ListKeys()))
+			synced = nil
+		case <-tick.C:
+			r.line()
+		}
+	}
+}
+
+// line prints the current figures.
+func (r *reporter) line() {
+	total := r.counter.total()
+	rate := total - r.lastTotal
+	r.lastTotal = total
+	sync := "syncing"
+	if r.syncedAfter > 0 {
+		sync = "synced in " + r.syncedAfter.Round(time.Millisecond).String()
+	}
+	fmt.Printf("t=%-4s %-18s events/s=%-6d cache=%-6d rv=%-8s backlog: counter=%-5.0f web-filter=%-5.0f slow-audit=%-6.0f%s\n",
+		time.Since(r.start).Round(time.Second), sync, rate, len(r.informer.GetStore().ListKeys()), r.informer.LastSyncResourceVersion(),
+		r.metrics.backlog(".counterHandler"), r.metrics.backlog(".FilteringResourceEventHandler"), r.metrics.backlog(".slowAuditHandler"),
+		r.clusterNote())
+}
+
+// clusterNote summarises what the simulated cluster did so far.
+func (r *reporter) clusterNote() string {
+	if r.cluster == nil {
+		return ""
+	}
+	pods, st := r.cluster.snapshot()
+	return fmt.Sprintf(" | cluster: pods=%d lists=%d watches=%d dropped=%d gone=%d", pods, st.Lists, st.Watches, st.Dropped, st.Gone)
+}
+
+// summary prints what every handler processed.
+func (r *reporter) summary() {
+	fmt.Printf("stopped after %v; handled notifications: counter=%d web-filter=%d slow-audit=%d; web pods on node-000: %d\n",
+		time.Since(r.start).Round(time.Millisecond), r.counter.total(), r.web.total(), r.audit.total(), r.web.perNode["node-000"])
+}

@@ -1,0 +1,105 @@
+package conformance
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// informerMinScenarios is the least number of scenario files the suite
+// accepts, so that a lost testdata directory cannot pass silently.
+const informerMinScenarios = 30
+
+// informerScenarioDir holds the informer scenarios.
+var informerScenarioDir = filepath.Join("..", "testdata", "informer")
+
+// TestInformerGivesTheSameNotificationsCacheAndSyncStatesAsClientGo plays
+// every scenario of testdata/informer, in every queue mode, against
+// client-go's SharedIndexInformer and kcache's, and requires identical
+// traces: per-handler notification sequences, cache and index contents,
+// HasSynced of the informer and of every registration after every step,
+// errors, transform calls and source calls. Modes change process-global
+// feature gates, so nothing here runs in parallel.
+func TestInformerGivesTheSameNotificationsCacheAndSyncStatesAsClientGo(t *testing.T) {
+	scenarios := informerLoadScenarios(t, informerScenarioDir)
+	if len(scenarios) < informerMinScenarios {
+		t.Fatalf("found %d scenarios in %s, want at least %d", len(scenarios), informerScenarioDir, informerMinScenarios)
+	}
+	for _, sc := range scenarios {
+		t.Run(sc.Name, func(t *testing.T) {
+			for _, mode := range informerModes {
+				if !informerRunsIn(sc, mode.Name) {
+					continue
+				}
+				t.Run(mode.Name, func(t *testing.T) {
+					informerSetGates(t, mode.Gates)
+					want := informerPlay(t, sc, informerBuildClientGo)
+					got := informerPlay(t, sc, informerBuildKcache)
+					if informerTraceIsEmpty(want) {
+						t.Fatal("client-go produced an empty trace; the scenario observes nothing")
+					}
+					if !reflect.DeepEqual(want, got) {
+						t.Errorf("kcache differs from client-go:\n%s", informerDiff(want, got))
+					}
+				})
+			}
+		})
+	}
+}
+
+// informerTraceIsEmpty reports whether a trace holds no observation at all.
+func informerTraceIsEmpty(tr informerTrace) bool {
+	for _, events := range tr.Handlers {
+		for _, e := range events {
+			if !strings.HasPrefix(e, "-- ") {
+				return false
+			}
+		}
+	}
+	return len(tr.Checks) <= 1
+}
+
+// informerDiff describes where two traces differ, part by part.
+func informerDiff(want, got informerTrace) string {
+	var b strings.Builder
+	lines := func(part string, w, g []string) {
+		if reflect.DeepEqual(w, g) {
+			return
+		}
+		fmt.Fprintf(&b, "%s:\n", part)
+		for i := 0; i < max(len(w), len(g)); i++ {
+			var wl, gl string
+			if i < len(w) {
+				wl = w[i]
+			}
+			if i < len(g) {
+				gl = g[i]
+			}
+			mark := "  "
+			if wl != gl {
+				mark = "!!"
+			}
+			fmt.Fprintf(&b, "  %s client-go %-50q kcache %q\n", mark, wl, gl)
+		}
+	}
+	names := map[string]bool{}
+	for n := range want.Handlers {
+		names[n] = true
+	}
+	for n := range got.Handlers {
+		names[n] = true
+	}
+	for n := range names {
+		lines("handler "+n, want.Handlers[n], got.Handlers[n])
+	}
+	lines("syncs", want.Syncs, got.Syncs)
+	lines("checks", want.Checks, got.Checks)
+	lines("errors", want.Errors, got.Errors)
+	lines("source calls", want.SourceCalls, got.SourceCalls)
+	if want.TransformCalls != got.TransformCalls {
+		fmt.Fprintf(&b, "transform calls: client-go %d, kcache %d\n", want.TransformCalls, got.TransformCalls)
+	}
+	return b.String()
+}

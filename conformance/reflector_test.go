@@ -1,0 +1,123 @@
+package conformance
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/reflectortest"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/tools/cache"
+)
+
+// reflectorMinScenarios is the least number of scenarios the suite accepts.
+var reflectorMinScenarios = 40
+
+// reflectorScenarioDir holds the scenario files shared with the unit tests.
+var reflectorScenarioDir = filepath.Join("..", "testdata", "reflector")
+
+// reflectorTestBackoff is a jitter-free backoff, so that both reflectors
+// wait the same fake durations and time-dependent decisions agree.
+func reflectorTestBackoff() *wait.Backoff {
+	return &wait.Backoff{Duration: time.Second, Factor: 2, Steps: 10, Cap: 30 * time.Second}
+}
+
+// reflectorClientGoTransforming makes the Recorder a client-go TransformingStore.
+type reflectorClientGoTransforming struct{ *reflectortest.Recorder }
+
+func (s reflectorClientGoTransforming) Transformer() cache.TransformFunc { return s.Recorder.Transform }
+
+// reflectorKcacheTransforming makes the Recorder a kcache TransformingStore.
+type reflectorKcacheTransforming struct{ *reflectortest.Recorder }
+
+func (s reflectorKcacheTransforming) Transformer() kcache.TransformFunc { return s.Recorder.Transform }
+
+// reflectorBuildClientGo builds client-go's Reflector for a play.
+func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
+	var store cache.ReflectorStore = s.Store
+	if s.Scenario.Transforming {
+		store = reflectorClientGoTransforming{s.Store}
+	}
+	r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{
+		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
+	})
+	r.WatchListPageSize = s.Scenario.WatchListPageSize
+	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	return r
+}
+
+// reflectorBuildKcache builds kcache's Reflector for a play.
+func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
+	var store kcache.ReflectorStore = s.Store
+	if s.Scenario.Transforming {
+		store = reflectorKcacheTransforming{s.Store}
+	}
+	r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{
+		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
+	})
+	r.WatchListPageSize = s.Scenario.WatchListPageSize
+	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	return r
+}
+
+// reflectorGateName names a WatchListClient setting in subtest names.
+func reflectorGateName(on bool) string {
+	if on {
+		return "WatchListClient=on"
+	}
+	return "WatchListClient=off"
+}
+
+func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
+	scenarios, err := reflectortest.LoadScenarios(reflectorScenarioDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scenarios) < reflectorMinScenarios {
+		t.Fatalf("want at least 40 reflector scenarios, found %d", len(scenarios))
+	}
+	for _, sc := range scenarios {
+		for _, gate := range sc.GateSettings() {
+			t.Run(sc.Name+"/"+reflectorGateName(gate), func(t *testing.T) {
+				want := reflectortest.Play(sc, gate, reflectorBuildClientGo)
+				got := reflectortest.Play(sc, gate, reflectorBuildKcache)
+				reflectorCompareTraces(t, want.Trace, got.Trace)
+				if testing.Verbose() {
+					t.Logf("trace:\n%s", strings.Join(got.Trace, "\n"))
+				}
+				if strings.Join(want.Final, " ") != strings.Join(got.Final, " ") {
+					t.Errorf("final store content differs:\nclient-go: %v\nkcache:    %v", want.Final, got.Final)
+				}
+				if final, ok := sc.ExpectedFinal(gate); ok && strings.Join(final, " ") != strings.Join(got.Final, " ") {
+					t.Errorf("final store content is %v, the scenario expects %v", got.Final, final)
+				}
+				if want.TransformCalls != got.TransformCalls {
+					t.Errorf("transform ran %d times, client-go ran it %d times", got.TransformCalls, want.TransformCalls)
+				}
+			})
+		}
+	}
+}
+
+// reflectorCompareTraces reports the first difference between two traces,
+// with both traces in full.
+func reflectorCompareTraces(t *testing.T, want, got []string) {
+	t.Helper()
+	n := max(len(want), len(got))
+	for i := 0; i < n; i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			t.Errorf("traces differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go trace:\n%s\n--- kcache trace:\n%s",
+				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
+			return
+		}
+	}
+}

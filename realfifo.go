@@ -1,0 +1,638 @@
+package cache
+
+import (
+	"fmt"
+
+	"github.com/go-logr/logr"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
+)
+
+// realFIFODefaultBatchSize is the most deltas PopBatch hands over at once.
+const realFIFODefaultBatchSize = 1000
+
+// realFIFOSmallBatch is the batch length up to which PopBatch looks for a
+// repeated key by scanning the batch instead of filling a set.
+const realFIFOSmallBatch = 16
+
+// RealFIFOOptions configures NewRealFIFOWithOptions.
+type RealFIFOOptions struct {
+	// Logger replaces klog.Background() for the queue's diagnostics; the
+	// queue's name is added to it. (klog.Logger is an alias of
+	// logr.Logger.)
+	Logger *logr.Logger
+
+	// Name replaces the default name "RealFIFO" when Identifier has none.
+	Name string
+
+	// KeyFunction computes an object's key (a DeletedFinalStateUnknown
+	// supplies its own). Default: MetaNamespaceKeyFunc.
+	KeyFunction KeyFunc
+
+	// KnownObjects is the consumer's store. Non-atomic Replace and Resync
+	// consult it to synthesize deletions and Sync deltas, so it is required
+	// without AtomicEvents and must be nil with it.
+	KnownObjects KeyListerGetter
+
+	// Transformer, if set, rewrites each object before it is queued; see
+	// TransformFunc.
+	Transformer TransformFunc
+
+	// AtomicEvents makes Replace and Resync queue a single ReplacedAll or
+	// SyncAll delta instead of one delta per object; it requires
+	// KnownObjects to be nil. UnlockWhileProcessing releases the queue's
+	// lock while the consumer's process function runs, so that producers
+	// never wait for a slow consumer; it requires AtomicEvents.
+	AtomicEvents, UnlockWhileProcessing bool
+
+	// Identifier names the queue for metrics and logs. Its zero value
+	// publishes no metrics.
+	Identifier InformerNameAndResource
+
+	// MetricsProvider creates the queue's metrics; nil means the provider
+	// installed with SetInformerMetricsProvider.
+	MetricsProvider InformerMetricsProvider
+
+	// EmitDeltaTypeBookmark makes Bookmark queue a Bookmark delta. Requires
+	// AtomicEvents.
+	EmitDeltaTypeBookmark bool
+}
+
+// RealFIFO is the informer's default queue: it hands the consumer every
+// change in the order the producer reported it, one Delta at a time,
+// deletions included and nothing merged; several changes to one object
+// arrive as several deltas.
+//
+// Every Add, Update and Delete appends one Delta. With
+// AtomicEvents, Replace appends one ReplacedAll delta, Resync one SyncAll and
+// Bookmark (when EmitDeltaTypeBookmark is set) one Bookmark delta; without
+// it, Replace and Resync expand into per-object Deleted/Replaced/Sync deltas
+// computed against the queue and KnownObjects.
+//
+// Invariants: pending holds the undelivered deltas oldest first, each
+// per-object delta with the key of its object (queue-wide ReplacedAll,
+// SyncAll and Bookmark deltas have no key); a Pop or PopBatch removes
+// deltas from the head only.
+//
+// Locking: lock guards pending, closed, batchKeys and population's Locked
+// part; cond (on lock) wakes a waiting consumer. All other fields are set by
+// the constructor and never change. With UnlockWhileProcessing the lock is
+// released while the single consumer runs its process function.
+type RealFIFO struct {
+	// queueCore holds the lock, the consumer's condition, closed and
+	// the initial population, with Close, IsClosed, HasSynced and Done.
+	queueCore
+	// pending holds the queued deltas with their keys, oldest first.
+	pending queueRing[realFIFOEntry]
+	// batchKeys is PopBatch's scratch set of the keys in the batch being
+	// cut; allocated by the first batch that outgrows a linear scan.
+	batchKeys map[string]struct{}
+
+	// name identifies the queue in logs and as a DoneChecker.
+	name string
+	// logger receives the queue's diagnostics, under the queue's name (see
+	// namedLogger).
+	logger klog.Logger
+	// keyFunc computes an object's key.
+	keyFunc KeyFunc
+	// knownObjects is the consumer's store, consulted by non-atomic
+	// Replace and Resync; nil in atomic mode.
+	knownObjects KeyListerGetter
+	// transformer, when set, is applied to every object before it is queued.
+	transformer TransformFunc
+	// atomicEvents selects one ReplacedAll/SyncAll delta per Replace/Resync.
+	atomicEvents bool
+	// unlockWhileProcessing releases lock while the consumer processes.
+	unlockWhileProcessing bool
+	// emitBookmarks makes Bookmark queue a Bookmark delta.
+	emitBookmarks bool
+	// batchSize is the most deltas one PopBatch hands over.
+	batchSize int
+	// metrics publishes depth and latency; nil when not reserved.
+	metrics *queueMetrics
+}
+
+// realFIFOEntry is one queued delta and the key of its object.
+type realFIFOEntry struct {
+	// delta is what Pop hands to the consumer.
+	delta Delta
+	// key is the object's key; unused for a queue-wide delta.
+	key string
+}
+
+var (
+	_ QueueWithBatch    = &RealFIFO{}
+	_ TransformingStore = &RealFIFO{}
+	_ DoneChecker       = &RealFIFO{}
+)
+
+// NewRealFIFO returns a non-atomic RealFIFO with the given key function,
+// known objects (required) and transformer.
+//
+// Deprecated: Use NewRealFIFOWithOptions instead.
+func NewRealFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter, transformer TransformFunc) *RealFIFO {
+	opts := RealFIFOOptions{KeyFunction: keyFunc}
+	opts.KnownObjects, opts.Transformer = knownObjects, transformer
+	return NewRealFIFOWithOptions(opts)
+}
+
+// NewRealFIFOWithOptions returns an empty RealFIFO configured by opts. It
+// panics, as client-go does, on option combinations that cannot work:
+// UnlockWhileProcessing or EmitDeltaTypeBookmark without AtomicEvents, and
+// KnownObjects given with AtomicEvents or missing without it.
+func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
+	if err := validateRealFIFOOptions(&opts); err != "" {
+		panic(err)
+	}
+	f := &RealFIFO{
+		name:                  realFIFOName(&opts),
+		keyFunc:               opts.KeyFunction,
+		knownObjects:          opts.KnownObjects,
+		transformer:           opts.Transformer,
+		atomicEvents:          opts.AtomicEvents,
+		unlockWhileProcessing: opts.UnlockWhileProcessing,
+		emitBookmarks:         opts.EmitDeltaTypeBookmark,
+		batchSize:             realFIFODefaultBatchSize,
+		metrics:               newQueueMetrics(opts.Identifier, opts.MetricsProvider),
+	}
+	if f.keyFunc == nil {
+		f.keyFunc = MetaNamespaceKeyFunc
+	}
+	logger := klog.Background()
+	if opts.Logger != nil {
+		logger = *opts.Logger
+	}
+	f.logger = logger
+	f.setUp()
+	return f
+}
+
+// validateRealFIFOOptions returns the panic message for an option
+// combination RealFIFO rejects, or "".
+func validateRealFIFOOptions(opts *RealFIFOOptions) string {
+	switch {
+	case opts.UnlockWhileProcessing && !opts.AtomicEvents:
+		return "coding error: UnlockWhileProcessing must be false when AtomicEvents is false"
+	case !opts.AtomicEvents && opts.KnownObjects == nil:
+		return "coding error: knownObjects must be provided when AtomicEvents is false"
+	case opts.AtomicEvents && opts.KnownObjects != nil:
+		return "coding error: knownObjects must not be provided when AtomicEvents is true"
+	case opts.EmitDeltaTypeBookmark && !opts.AtomicEvents:
+		return "coding error: EmitDeltaTypeBookmark must be false when AtomicEvents is false"
+	}
+	return ""
+}
+
+// realFIFOName picks the identifier's name, else opts.Name, else "RealFIFO".
+func realFIFOName(opts *RealFIFOOptions) string {
+	if n := opts.Identifier.Name(); n != "" {
+		return n
+	}
+	if opts.Name != "" {
+		return opts.Name
+	}
+	return "RealFIFO"
+}
+
+// keyOf computes the key of obj; a DeletedFinalStateUnknown carries its key.
+func (f *RealFIFO) keyOf(obj interface{}) (string, error) {
+	if d, ok := obj.(DeletedFinalStateUnknown); ok {
+		return d.Key, nil
+	}
+	key, err := f.keyFunc(obj)
+	if err != nil {
+		return "", KeyError{Obj: obj, Err: err}
+	}
+	return key, nil
+}
+
+// transform applies the transformer, if any. Tombstones pass unchanged: their
+// object was transformed when it was first queued or stored.
+func (f *RealFIFO) transform(obj interface{}) (interface{}, error) {
+	if f.transformer == nil {
+		return obj, nil
+	}
+	if _, ok := obj.(DeletedFinalStateUnknown); ok {
+		return obj, nil
+	}
+	return f.transformer(obj)
+}
+
+// Name is the DoneChecker name: the identifier's, else Name, else
+// "RealFIFO".
+func (f *RealFIFO) Name() string { return f.name }
+
+// HasSyncedChecker returns f itself: done when HasSynced turns true.
+func (f *RealFIFO) HasSyncedChecker() DoneChecker { return f }
+
+// Transformer returns the configured transformer (TransformingStore).
+func (f *RealFIFO) Transformer() TransformFunc { return f.transformer }
+
+// Add appends an Added delta for obj, whether or not it is already queued.
+func (f *RealFIFO) Add(obj interface{}) error { return f.enqueue(Added, obj) }
+
+// Update appends an Updated delta for obj.
+func (f *RealFIFO) Update(obj interface{}) error { return f.enqueue(Updated, obj) }
+
+// Delete appends a Deleted delta for obj, known or not.
+func (f *RealFIFO) Delete(obj interface{}) error { return f.enqueue(Deleted, obj) }
+
+// enqueue appends a delta of type t for obj. The key and the transformation
+// are computed before taking the lock; the call counts as the queue's
+// population (see HasSynced) even when it fails.
+func (f *RealFIFO) enqueue(t DeltaType, obj interface{}) error {
+	key, err := f.keyOf(obj)
+	if err == nil {
+		obj, err = f.transform(obj)
+	}
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.population.markPopulatedLocked()
+	if err != nil {
+		return err
+	}
+	f.pushLocked(realFIFOEntry{delta: Delta{Type: t, Object: obj}, key: key})
+	return nil
+}
+
+// pushLocked appends e, publishes the depth and wakes the consumer.
+func (f *RealFIFO) pushLocked(e realFIFOEntry) {
+	f.pending.push(e)
+	f.metrics.setDepth(f.pending.len())
+	f.cond.Signal()
+}
+
+// Bookmark queues a Bookmark delta carrying resourceVersion when the queue
+// emits bookmarks (atomic mode with EmitDeltaTypeBookmark); otherwise it does
+// nothing. It does not count as population.
+func (f *RealFIFO) Bookmark(resourceVersion string) error {
+	if !f.emitBookmarks {
+		return nil
+	}
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	// Like client-go, a queued bookmark is not published in the depth gauge
+	// until the next push or pop sets it again.
+	f.pending.push(realFIFOEntry{delta: Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}}})
+	f.cond.Signal()
+	return nil
+}
+
+// Resync, in atomic mode, queues one SyncAll delta. Otherwise it queues a Sync
+// delta for every object of KnownObjects whose key has no delta queued, in
+// KnownObjects' key order. It does not count as population.
+func (f *RealFIFO) Resync() error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if f.atomicEvents {
+		f.pushLocked(realFIFOEntry{delta: Delta{Type: SyncAll, Object: SyncAllInfo{}}})
+		return nil
+	}
+	queued := f.queuedKeysLocked()
+	for _, key := range f.knownObjects.ListKeys() {
+		if _, ok := queued[key]; ok {
+			continue
+		}
+		obj, exists, err := f.knownObjects.GetByKey(key)
+		if err != nil {
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unable to queue object for sync", "key", key)
+			continue
+		}
+		if !exists {
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, unable to queue object for sync", "key", key)
+			continue
+		}
+		f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: key})
+	}
+	return nil
+}
+
+// queuedKeysLocked returns the set of keys with at least one queued delta.
+func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
+	keys := make(map[string]struct{}, f.pending.len())
+	for i := 0; i < f.pending.len(); i++ {
+		if e := f.pending.at(i); e.delta.Type.perObject() {
+			keys[e.key] = struct{}{}
+		}
+	}
+	return keys
+}
+
+// Replace hands the queue a complete list of objects at resourceVersion.
+//
+// In atomic mode it transforms the objects (in newItems, which the queue now
+// owns) and queues one ReplacedAll delta; a transformer error is returned
+// as is and nothing is queued.
+//
+// Otherwise it
+//  1. finds the keys with deltas queued, not in newItems and whose newest
+//     delta is not a deletion, and queues a Deleted DeletedFinalStateUnknown
+//     for each, holding the newest queued object (in order of first queueing);
+//  2. does the same for keys of KnownObjects not in newItems and not queued,
+//     holding the known object;
+//  3. queues a Replaced delta per object of newItems, in order.
+//
+// A key error stops it before anything is queued; a transformer error stops
+// it after the deltas queued so far ("couldn't enqueue object: ...").
+// The first successful Replace before any Add/Update/Delete makes every delta
+// then queued part of the initial population.
+func (f *RealFIFO) Replace(newItems []interface{}, resourceVersion string) error {
+	return f.replace(newItems, resourceVersion, true)
+}
+
+// replaceTransformed is Replace for objects that the Reflector has already
+// passed through f's transformer, page by page as a list arrived; they are
+// not transformed again. It implements the Reflector's transformedReplacer.
+func (f *RealFIFO) replaceTransformed(newItems []interface{}, resourceVersion string) error {
+	return f.replace(newItems, resourceVersion, false)
+}
+
+// replace is Replace, transforming the objects only when transform is set.
+func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, transform bool) error {
+	if f.atomicEvents {
+		return f.replaceAtomic(newItems, resourceVersion, transform)
+	}
+	return f.replaceEach(newItems, transform)
+}
+
+// replaceAtomic is Replace in atomic mode.
+func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string, transform bool) error {
+	if transform {
+		if _, err := f.transformPrefix(newItems); err != nil {
+			return err
+		}
+	}
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.pushLocked(realFIFOEntry{delta: Delta{
+		Type:   ReplacedAll,
+		Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: newItems},
+	}})
+	f.population.startLocked(f.pending.len())
+	return nil
+}
+
+// replaceEach is Replace in non-atomic mode.
+func (f *RealFIFO) replaceEach(newItems []interface{}, transform bool) error {
+	keys := make([]string, len(newItems))
+	listed := make(map[string]struct{}, len(newItems))
+	for i, obj := range newItems {
+		key, err := f.keyOf(obj)
+		if err != nil {
+			return err
+		}
+		keys[i] = key
+		listed[key] = struct{}{}
+	}
+	transformed, transformErr := len(newItems), error(nil)
+	if transform {
+		transformed, transformErr = f.transformPrefix(newItems)
+	}
+
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.pending.reserve(len(newItems))
+	queued := f.tombstoneQueuedLocked(listed)
+	f.tombstoneKnownLocked(listed, queued)
+	for i := 0; i < transformed; i++ {
+		f.pushLocked(realFIFOEntry{delta: Delta{Type: Replaced, Object: newItems[i]}, key: keys[i]})
+	}
+	if transformErr != nil {
+		return fmt.Errorf("couldn't enqueue object: %w", transformErr)
+	}
+	f.population.startLocked(f.pending.len())
+	return nil
+}
+
+// transformPrefix transforms list in place up to the first failure and
+// returns how many objects were transformed and that failure.
+func (f *RealFIFO) transformPrefix(list []interface{}) (int, error) {
+	if f.transformer == nil {
+		return len(list), nil
+	}
+	for i, obj := range list {
+		t, err := f.transform(obj)
+		if err != nil {
+			return i, err
+		}
+		list[i] = t
+	}
+	return len(list), nil
+}
+
+// queuedNewest is a key with queued deltas and its newest queued delta.
+type queuedNewest struct {
+	// key is the object key.
+	key string
+	// newest is the most recently queued delta for key.
+	newest Delta
+}
+
+// tombstoneQueuedLocked queues a deletion tombstone for every key with
+// queued deltas that is not listed and not already deleted, and returns the
+// set of queued keys.
+func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]struct{} {
+	byKey := make(map[string]int, f.pending.len())
+	var order []queuedNewest
+	for i := 0; i < f.pending.len(); i++ {
+		e := f.pending.at(i)
+		if !e.delta.Type.perObject() {
+			continue // queue-wide delta: no object
+		}
+		if at, seen := byKey[e.key]; seen {
+			order[at].newest = e.delta
+			continue
+		}
+		byKey[e.key] = len(order)
+		order = append(order, queuedNewest{key: e.key, newest: e.delta})
+	}
+	queued := make(map[string]struct{}, len(order))
+	for _, q := range order {
+		queued[q.key] = struct{}{}
+		if _, ok := listed[q.key]; ok || q.newest.Type == Deleted {
+			continue
+		}
+		f.pushLocked(realFIFOEntry{
+			delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: q.key, Obj: q.newest.Object}},
+			key:   q.key,
+		})
+	}
+	return queued
+}
+
+// tombstoneKnownLocked queues a deletion tombstone for every key of
+// knownObjects that is neither listed nor queued. A key the store cannot
+// produce gets a tombstone without object.
+func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
+	for _, key := range f.knownObjects.ListKeys() {
+		if _, ok := listed[key]; ok {
+			continue
+		}
+		if _, ok := queued[key]; ok {
+			continue
+		}
+		obj, exists, err := f.knownObjects.GetByKey(key)
+		switch {
+		case err != nil:
+			obj = nil
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Error during lookup, placing DeleteFinalStateUnknown marker without object", "key", key)
+		case !exists:
+			obj = nil
+			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
+		}
+		f.pushLocked(realFIFOEntry{
+			delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}},
+			key:   key,
+		})
+	}
+}
+
+// waitLocked blocks until a delta is queued (true) or the queue is closed
+// and empty (false).
+func (f *RealFIFO) waitLocked() bool {
+	for f.pending.len() == 0 {
+		if f.closed {
+			return false
+		}
+		f.cond.Wait()
+	}
+	return true
+}
+
+// Pop waits for a delta (or for Close on an empty queue: ErrFIFOClosed),
+// removes the oldest, and runs process on a Deltas holding just it, which it
+// then returns with process's error; the delta is never queued again.
+// process runs under the queue's lock unless UnlockWhileProcessing is set:
+// state that must change in step with the queue needs the lock held. Call
+// Pop from a single consumer goroutine.
+func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return nil, ErrFIFOClosed
+	}
+	initial := !f.population.hasSynced()
+	counted := f.population.countLocked(1)
+	var item interface{} = Deltas{f.pending.pop().delta}
+	f.metrics.setDepth(f.pending.len())
+	start := f.metrics.start()
+	err := f.processOneLocked(process, item, initial)
+	f.metrics.observeSince(start)
+	f.population.processedLocked(counted)
+	return item, err
+}
+
+// PopBatch waits like Pop, then removes the next batch and hands it to
+// processBatch, or, when the batch is a single delta, hands that delta as a
+// Deltas to processSingle.
+//
+// A batch is the longest run from the head of at most 1000 per-object deltas
+// with distinct keys; it ends before a repeated key, before a ReplacedAll,
+// SyncAll or Bookmark delta, and at the end of the initial population. A run
+// of one delta goes to processSingle. The functions run under the queue's
+// lock unless UnlockWhileProcessing is set. Call PopBatch from a single
+// consumer goroutine. Errors are returned; popped deltas are not queued
+// again.
+func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	if !f.waitLocked() {
+		return ErrFIFOClosed
+	}
+	initial := !f.population.hasSynced()
+	n := f.batchLenLocked()
+	counted := f.population.countLocked(n)
+	var err error
+	if n == 1 {
+		var item interface{} = Deltas{f.pending.pop().delta}
+		f.metrics.setDepth(f.pending.len())
+		start := f.metrics.start()
+		err = f.processOneLocked(processSingle, item, initial)
+		f.metrics.observeSince(start)
+	} else {
+		batch := make([]Delta, n)
+		for i := range batch {
+			batch[i] = f.pending.pop().delta
+		}
+		f.metrics.setDepth(f.pending.len())
+		start := f.metrics.start()
+		err = f.processBatchLocked(processBatch, batch, initial)
+		f.metrics.observeSince(start)
+	}
+	f.population.processedLocked(counted)
+	return err
+}
+
+// batchLenLocked returns how many deltas from the head form the next batch
+// (at least one; the queue is not empty).
+func (f *RealFIFO) batchLenLocked() int {
+	if !f.pending.at(0).delta.Type.perObject() {
+		return 1
+	}
+	limit := min(f.batchSize, f.pending.len())
+	if p := f.population.pendingLocked(); p > 0 {
+		limit = min(limit, p)
+	}
+	n := 1
+	for ; n < limit; n++ {
+		e := f.pending.at(n)
+		if !e.delta.Type.perObject() || f.batchHasKeyLocked(n, e.key) {
+			break
+		}
+	}
+	clear(f.batchKeys)
+	return n
+}
+
+// batchHasKeyLocked reports whether key occurs among the first n queued
+// deltas, which have distinct keys. Short batches are scanned; from
+// realFIFOSmallBatch on, batchKeys is filled once and then consulted.
+func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
+	if n < realFIFOSmallBatch {
+		for i := 0; i < n; i++ {
+			if f.pending.at(i).key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if f.batchKeys == nil {
+		f.batchKeys = make(map[string]struct{}, f.batchSize)
+	}
+	if len(f.batchKeys) == 0 {
+		for i := 0; i < n; i++ {
+			f.batchKeys[f.pending.at(i).key] = struct{}{}
+		}
+	}
+	if _, dup := f.batchKeys[key]; dup {
+		return true
+	}
+	f.batchKeys[key] = struct{}{}
+	return false
+}
+
+// processOneLocked calls process, releasing the lock around the call when
+// unlockWhileProcessing is set. The lock is held again on return, even if
+// process panics.
+func (f *RealFIFO) processOneLocked(process PopProcessFunc, item interface{}, initial bool) error {
+	if f.unlockWhileProcessing {
+		f.lock.Unlock()
+		defer f.lock.Lock()
+	}
+	return process(item, initial)
+}
+
+// processBatchLocked is processOneLocked for a batch.
+func (f *RealFIFO) processBatchLocked(process ProcessBatchFunc, batch []Delta, initial bool) error {
+	if f.unlockWhileProcessing {
+		f.lock.Unlock()
+		defer f.lock.Lock()
+	}
+	return process(batch, initial)
+}
+
+// namedLogger returns the queue's logger with its name added. It is built on
+// demand: only the rare diagnostics need it, and naming allocates.
+func (f *RealFIFO) namedLogger() klog.Logger {
+	return klog.LoggerWithName(f.logger, f.name)
+}

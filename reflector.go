@@ -1,0 +1,503 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/apimachinery/pkg/watch"
+	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/util/watchlist"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// This file holds the Reflector itself: its options and constructors, the
+// Run loop, ListAndWatch (initial state, then watching), and the
+// resource-version bookkeeping shared by the list, WatchList and watch paths
+// (reflector_list.go, watchlist.go, reflector_watch.go).
+
+// The server-side watch timeout is drawn uniformly from
+// [minWatchTimeout, 2*minWatchTimeout) so that the watches of many clients do
+// not all expire at the same moment.
+const reflectorMinWatchTimeout = 5 * time.Minute
+
+// reflectorInternalErrorQuietPeriod is the error-free time after which a new
+// streak of internal watch errors gets a fresh MaxInternalErrorRetryDuration.
+const reflectorInternalErrorQuietPeriod = time.Minute
+
+// Reflector mirrors one collection of the API server into a store: it
+// takes a snapshot (List or WatchList) and then applies the changes a watch
+// reports, retrying, backing off and relisting as the errors demand.
+//
+// Invariants: the store only ever receives objects of the expected Go type
+// (when set) and, for unstructured objects, of the expected kind; a
+// ListAndWatch call first brings the store to a complete snapshot with
+// exactly one Replace and then applies watch events in the order the server
+// sent them. Only one ListAndWatch may run at a time.
+//
+// rvMu guards syncedRV and rvUnavailable. pagedFirstList is touched only by
+// the goroutine running ListAndWatch. watchErrorHandler may be replaced by
+// the informer before Run. Every other unexported field is fixed at
+// construction.
+type Reflector struct {
+	source ListerWatcherWithContext // where lists and watches come from
+	sink   ReflectorStore           // receives the snapshot and the watch events
+
+	label      string                   // the name, for logs; defaults to the caller's file:line
+	typeLabel  string                   // the expected type, for logs and errors
+	objectType reflect.Type             // the Go type stored objects must have; nil accepts any
+	objectKind *schema.GroupVersionKind // the kind unstructured objects must have; nil accepts any
+
+	clock           clock.Clock    // drives waits and resync timers, measures watches
+	delay           wait.DelayFunc // the wait before the next attempt after a failure
+	resyncEvery     time.Duration  // how often store.Resync is considered; 0 never
+	watchTimeoutMin time.Duration  // the least server-side watch timeout
+	watchTimeoutMax time.Duration  // the greatest server-side watch timeout
+
+	baseLogger         klog.Logger                  // used by Run and ListAndWatch without a context
+	metrics            *reflectorMetrics            // receives list and watch observations
+	watchErrorHandler  WatchErrorHandlerWithContext // told about every error a round returns
+	streamInitialState bool                         // WatchList in use (gate on, client supports it)
+
+	// pagedFirstList records that the first list (RV "0") came back in
+	// pages, which keeps paging on for later relists at an exact RV.
+	pagedFirstList bool
+
+	rvMu sync.RWMutex // guards syncedRV and rvUnavailable
+	// syncedRV is the resource version the store is synced to.
+	syncedRV string
+	// rvUnavailable is set after the server called the last resource
+	// version too old (410) or too new; the next List or WatchList then asks
+	// for the most recent state (RV "").
+	rvUnavailable bool
+
+	// WatchListPageSize is the page size of every List. Zero means 500 for
+	// lists at RV "" or "0" and no paging for a relist at an exact RV (which
+	// the watch cache can serve), unless the first list came back paged.
+	// Paged lists are served from etcd, so set it with care.
+	WatchListPageSize int64
+	// ShouldResync is asked every resync period whether to call the store's
+	// Resync; nil means always.
+	ShouldResync func() bool
+	// MaxInternalErrorRetryDuration is how long a watch ending in internal
+	// errors is reopened in place before the Reflector relists; zero never.
+	MaxInternalErrorRetryDuration time.Duration
+}
+
+// ResourceVersionUpdater is an optional interface of a store that wants to
+// follow the Reflector's resource version as watch events (bookmarks
+// included) move it forward.
+type ResourceVersionUpdater interface {
+	// UpdateResourceVersion receives every new resource version the
+	// Reflector records from a watch event.
+	UpdateResourceVersion(resourceVersion string)
+}
+
+// ReflectorBookmarkStore is an optional interface of a store that wants to
+// see the bookmark events of the watch.
+type ReflectorBookmarkStore interface {
+	Bookmark(resourceVersion string) error
+}
+
+// transformedReplacer is implemented by kcache's own stores and queues whose
+// Replace applies their Transformer to every object. The Reflector, having
+// already run that transformer on each listed object (page by page, to keep
+// the peak memory of a large list low), calls replaceTransformed instead of
+// Replace so that no object is transformed twice. replaceTransformed must
+// behave exactly like Replace(list, resourceVersion) except that it does not
+// call the transformer. Stores that do not implement it receive the
+// untransformed objects through Replace, as with client-go.
+type transformedReplacer interface {
+	TransformingStore
+	replaceTransformed(list []interface{}, resourceVersion string) error
+}
+
+// WatchErrorHandler is told about every error a ListAndWatch round ends
+// with; the Reflector then waits its backoff delay and starts a new round.
+// It must return quickly (hand expensive work to another goroutine).
+// DefaultWatchErrorHandler only logs.
+type WatchErrorHandler func(r *Reflector, err error)
+
+// WatchErrorHandlerWithContext is WatchErrorHandler with the context of the
+// round, for contextual logging. It must return quickly.
+type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
+
+// DefaultWatchErrorHandler is the handler a Reflector starts with; it logs
+// err at a level that fits its kind. Expected endings of a watch (the resource version expired, the stream
+// ended) are logged at a debug verbosity; everything else is reported
+// through utilruntime.HandleErrorWithContext.
+func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
+	logger := klog.FromContext(ctx)
+	switch {
+	case isExpiredError(err):
+		logger.V(4).Info("Watch ended because the resource version expired", "reflector", r.label, "type", r.typeLabel, "err", err)
+	case errors.Is(err, io.EOF):
+		logger.V(4).Info("Watch ended with EOF", "reflector", r.label, "type", r.typeLabel)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		logger.V(1).Info("Watch ended with an unexpected EOF", "reflector", r.label, "type", r.typeLabel, "err", err)
+	default:
+		utilruntime.HandleErrorWithContext(ctx, err, "Failed to watch", "reflector", r.label, "type", r.typeLabel)
+	}
+}
+
+// VeryShortWatchError reports a watch whose stream closed less than a
+// second after it opened without delivering a single event, which points at
+// a server or proxy problem.
+type VeryShortWatchError struct {
+	// Name is the name of the Reflector whose watch it was.
+	Name string
+}
+
+// Error describes the short watch and names the Reflector.
+func (e *VeryShortWatchError) Error() string {
+	return "very short watch: " + e.Name + ": Unexpected watch close - watch lasted less than a second and no items received"
+}
+
+// ReflectorOptions are the settings NewReflectorWithOptions accepts; the
+// zero value of each field picks its default.
+type ReflectorOptions struct {
+	// Logger replaces klog.Background() as the base logger (the name is added).
+	Logger *klog.Logger
+	// Name identifies the Reflector in logs; default: the nearest caller's
+	// file:line outside this package. TypeDescription names the expected
+	// type in logs; default: "<unspecified>" for nil, "group/version,
+	// Kind=kind" for an *unstructured.Unstructured naming a kind or version,
+	// else the Go type.
+	Name, TypeDescription string
+	// ResyncPeriod is how often the store's Resync is considered (0: never).
+	// MinWatchTimeout is the least server-side watch timeout; each watch
+	// draws from [MinWatchTimeout, 2*MinWatchTimeout). Values under the
+	// 5-minute default are raised to it, to spare the control plane.
+	ResyncPeriod, MinWatchTimeout time.Duration
+	// Clock drives timers and time measurements; default clock.RealClock{}.
+	Clock clock.Clock
+	// Backoff replaces the default delay policy (800ms doubling to 30s,
+	// jitter 1.0); DelayWithReset(clock, 2m) is called on it.
+	Backoff *wait.Backoff
+}
+
+// NewNamespaceKeyedIndexerAndReflector returns an Indexer keyed by
+// namespace/name with the namespace index, and a Reflector filling it from
+// lw. The Reflector is named after the caller's file:line.
+func NewNamespaceKeyedIndexerAndReflector(lw ListerWatcher, expectedType interface{}, resyncPeriod time.Duration) (indexer Indexer, reflector *Reflector) {
+	indexer = NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	reflector = NewReflectorWithOptions(lw, expectedType, indexer, ReflectorOptions{ResyncPeriod: resyncPeriod})
+	return indexer, reflector
+}
+
+// NewReflector returns a Reflector named after the caller's file:line; see
+// NewReflectorWithOptions.
+func NewReflector(lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	// An empty name makes NewReflectorWithOptions name it after the caller.
+	return NewNamedReflector("", lw, expectedType, store, resyncPeriod)
+}
+
+// NewNamedReflector returns a Reflector with the given name; see
+// NewReflectorWithOptions.
+func NewNamedReflector(name string, lw ListerWatcher, expectedType interface{}, store ReflectorStore, resyncPeriod time.Duration) *Reflector {
+	var options ReflectorOptions
+	options.Name, options.ResyncPeriod = name, resyncPeriod
+	return NewReflectorWithOptions(lw, expectedType, store, options)
+}
+
+// NewReflectorWithOptions returns a Reflector that keeps store in step with
+// what lw lists and watches. Only objects of expectedType's Go type (and,
+// for an unstructured expected type naming a kind, of that kind) reach the
+// store; a nil expectedType accepts everything. With a ResyncPeriod the
+// Reflector asks ShouldResync (nil: yes) every period and then calls the
+// store's Resync. Whether the initial state is streamed (WatchList) is
+// decided here, from the WatchListClient feature gate and the client's
+// declared support.
+func NewReflectorWithOptions(lw ListerWatcher, expectedType interface{}, store ReflectorStore, options ReflectorOptions) *Reflector {
+	c := options.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	name := options.Name
+	if name == "" {
+		name = callerName()
+	}
+	minTimeout := max(options.MinWatchTimeout, reflectorMinWatchTimeout)
+	r := &Reflector{
+		label:             name,
+		typeLabel:         options.TypeDescription,
+		objectType:        reflect.TypeOf(expectedType),
+		objectKind:        expectedGVKOf(expectedType),
+		sink:              store,
+		source:            ToListerWatcherWithContext(lw),
+		baseLogger:        reflectorLogger(options.Logger, name),
+		resyncEvery:       options.ResyncPeriod,
+		delay:             newReflectorDelay(options.Backoff, c),
+		watchTimeoutMin:   minTimeout,
+		watchTimeoutMax:   2 * minTimeout,
+		clock:             c,
+		metrics:           newReflectorMetrics(name),
+		watchErrorHandler: DefaultWatchErrorHandler,
+	}
+	if r.typeLabel == "" {
+		r.typeLabel = typeDescriptionOf(expectedType)
+	}
+	r.streamInitialState = r.decideWatchList(lw)
+	return r
+}
+
+// reflectorLogger returns the logger a Reflector called name logs with.
+func reflectorLogger(base *klog.Logger, name string) klog.Logger {
+	logger := klog.Background()
+	if base != nil {
+		logger = *base
+	}
+	return klog.LoggerWithName(logger, name)
+}
+
+// decideWatchList reports whether the initial state should be streamed: the
+// WatchListClient gate is read now, as client-go does, and a client that
+// says it does not support WatchList semantics turns it off.
+func (r *Reflector) decideWatchList(lw ListerWatcher) bool {
+	if !clientfeatures.FeatureGates().Enabled(clientfeatures.WatchListClient) {
+		return false
+	}
+	if watchlist.DoesClientNotSupportWatchListSemantics(lw) {
+		r.baseLogger.V(2).Info("The client does not support WatchList semantics; using List instead", "feature", clientfeatures.WatchListClient)
+		return false
+	}
+	return true
+}
+
+// Name is the Reflector's name, as used in logs.
+func (r *Reflector) Name() string {
+	return r.label
+}
+
+// TypeDescription is the description of the expected type, as used in logs.
+func (r *Reflector) TypeDescription() string {
+	return r.typeLabel
+}
+
+// Run calls ListAndWatch round after round, with the backoff delay between
+// rounds, until stopCh is closed.
+//
+// Contextual logging: RunWithContext should be used instead of Run in code which supports contextual logging.
+func (r *Reflector) Run(stopCh <-chan struct{}) {
+	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
+}
+
+// RunWithContext calls ListAndWatchWithContext round after round until ctx
+// is cancelled. Every round that returns an error is passed to the watch error handler;
+// the next round starts after the reflector's backoff delay, measured from
+// the end of the previous round.
+func (r *Reflector) RunWithContext(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	logger.V(3).Info("Starting reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
+	_ = r.delay.Until(ctx, true, true, func(ctx context.Context) (bool, error) {
+		if err := r.ListAndWatchWithContext(ctx); err != nil {
+			r.watchErrorHandler(ctx, r, err)
+		}
+		return false, nil
+	})
+	logger.V(3).Info("Stopping reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
+}
+
+// ListAndWatch is ListAndWatchWithContext ending when stopCh is closed.
+//
+// Contextual logging: ListAndWatchWithContext should be used instead of ListAndWatch in code which supports contextual logging.
+func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
+	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
+}
+
+// ListAndWatchWithContext brings the store to a snapshot of the collection
+// and then applies the watch events from the snapshot's resource version on.
+// It returns an error when it could not get as far as watching (the List
+// failed, or the watch could not be opened); a watch that ends is handled
+// inside (see watchLoop) and ends the round with nil when a relist is due.
+//
+// With WatchList in use the initial state is streamed and the same watch
+// continues afterwards; if streaming fails for a reason other than stopping,
+// a regular List is made instead. It returns nil when ctx is cancelled.
+func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
+	logger := klog.FromContext(ctx)
+	logger.V(3).Info("Listing and watching", "type", r.typeLabel, "reflector", r.label)
+	var w watch.Interface
+	if r.streamInitialState {
+		var err error
+		w, err = r.watchList(ctx)
+		if err != nil {
+			logger.V(4).Info("WatchList failed, falling back to a regular list", "reflector", r.label, "err", err)
+		} else if w == nil {
+			return nil // stopped while streaming
+		}
+	}
+	if w == nil {
+		if err := r.list(ctx); err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	logger.V(2).Info("Caches populated", "type", r.typeLabel, "reflector", r.label)
+	return r.watchWithResync(ctx, w)
+}
+
+// watchWithResync runs the resync timer next to the watch loop and returns
+// when the watch loop does; the resync goroutine has ended by then.
+func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) error {
+	resyncCtx, cancel := context.WithCancel(ctx)
+	resyncErrs := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.resyncUntilDone(resyncCtx, resyncErrs)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	return r.watchLoop(ctx, w, resyncErrs)
+}
+
+// resyncUntilDone calls store.Resync every resyncPeriod while ShouldResync
+// (nil means always) agrees, until ctx is done. A Resync error is sent on
+// errs, which ends the current watch, and stops the timer.
+func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
+	if r.resyncEvery == 0 {
+		<-ctx.Done()
+		return
+	}
+	for {
+		timer := r.clock.NewTimer(r.resyncEvery)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C():
+		}
+		if r.ShouldResync == nil || r.ShouldResync() {
+			klog.FromContext(ctx).V(4).Info("Forcing resync", "reflector", r.label)
+			if err := r.sink.Resync(); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}
+}
+
+// LastSyncResourceVersion is the resource version of the last snapshot or
+// watch event applied to the store. It is safe to call concurrently, but
+// the store may already be ahead of or behind the value returned.
+func (r *Reflector) LastSyncResourceVersion() string {
+	r.rvMu.RLock()
+	defer r.rvMu.RUnlock()
+	return r.syncedRV
+}
+
+// setLastSyncResourceVersion records rv as the version the store is synced to.
+func (r *Reflector) setLastSyncResourceVersion(rv string) {
+	r.rvMu.Lock()
+	r.syncedRV = rv
+	r.rvMu.Unlock()
+	r.metrics.observeResourceVersion(rv)
+}
+
+// setResourceVersionUnavailable records whether the last resource version
+// was refused by the server.
+func (r *Reflector) setResourceVersionUnavailable(unavailable bool) {
+	r.rvMu.Lock()
+	defer r.rvMu.Unlock()
+	r.rvUnavailable = unavailable
+}
+
+// relistResourceVersion is the resource version a List asks for: "0" (any
+// cached state) before the first sync, the last synced version afterwards,
+// and "" (the most recent state) once that version became unavailable.
+func (r *Reflector) relistResourceVersion() string {
+	r.rvMu.RLock()
+	defer r.rvMu.RUnlock()
+	switch {
+	case r.rvUnavailable:
+		return ""
+	case r.syncedRV == "":
+		return "0"
+	default:
+		return r.syncedRV
+	}
+}
+
+// rewatchResourceVersion is the resource version a WatchList asks for: the
+// last synced version, or "" (the most recent state) before the first sync or
+// once that version became unavailable.
+func (r *Reflector) rewatchResourceVersion() string {
+	r.rvMu.RLock()
+	defer r.rvMu.RUnlock()
+	if r.rvUnavailable {
+		return ""
+	}
+	return r.syncedRV
+}
+
+// watchTimeoutSeconds draws the server-side timeout of one watch request
+// from [minWatchTimeout, maxWatchTimeout).
+func (r *Reflector) watchTimeoutSeconds() *int64 {
+	span := r.watchTimeoutMax - r.watchTimeoutMin
+	timeout := r.watchTimeoutMin + time.Duration(rand.Int64N(int64(span)+1))
+	seconds := int64(timeout.Seconds())
+	return &seconds
+}
+
+// waitDelay waits for the reflector's next backoff delay and reports false
+// when ctx was cancelled first.
+func (r *Reflector) waitDelay(ctx context.Context) bool {
+	timer := r.clock.NewTimer(r.delay())
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-timer.C():
+		return true
+	}
+}
+
+// isExpiredError reports whether the server said the requested resource
+// version is too old (410 Gone or Expired).
+func isExpiredError(err error) bool {
+	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+}
+
+// isTooLargeResourceVersionError reports whether the server said the
+// requested resource version is newer than what it has: a status cause of
+// type ResourceVersionTooLarge, or a timeout saying so in its message.
+func isTooLargeResourceVersionError(err error) bool {
+	var status apierrors.APIStatus
+	if !errors.As(err, &status) {
+		return false
+	}
+	details := status.Status().Details
+	if details != nil {
+		for _, cause := range details.Causes {
+			if cause.Type == metav1.CauseTypeResourceVersionTooLarge {
+				return true
+			}
+		}
+	}
+	return apierrors.IsTimeout(err) && strings.Contains(status.Status().Message, "Too large resource version")
+}
+
+// isResourceVersionUnavailable reports whether err means the requested
+// resource version cannot be served, too old or too new.
+func isResourceVersionUnavailable(err error) bool {
+	return isExpiredError(err) || isTooLargeResourceVersionError(err)
+}
+
+// errStopRequested is returned by the event loop when ctx was cancelled.
+var errStopRequested = errors.New("stop requested")

@@ -1,0 +1,140 @@
+package cache
+
+import (
+	"sync"
+)
+
+// This file holds the Reflector's metrics hooks: the provider interface a
+// monitoring system implements, the metric kinds it returns, and the
+// process-wide provider installed by SetReflectorMetricsProvider.
+
+// CounterMetric is a number that can only grow, one step at a time.
+type CounterMetric interface {
+	Inc()
+}
+
+// SummaryMetric receives individual observations, e.g. durations.
+type SummaryMetric interface {
+	Observe(float64)
+}
+
+// MetricsProvider makes the metrics of a Reflector, each named after it.
+// kcache Reflectors report to them: lists and watches made, their
+// durations and sizes, short watches, and the last synced resource version
+// (as a number, when it is one).
+type MetricsProvider interface {
+	// NewLastResourceVersionMetric shows the last synced resource version.
+	NewLastResourceVersionMetric(name string) GaugeMetric
+	// NewListsMetric counts completed lists.
+	NewListsMetric(name string) CounterMetric
+	// NewWatchesMetric counts consumed watch streams.
+	NewWatchesMetric(name string) CounterMetric
+	// NewShortWatchesMetric counts very short watches.
+	NewShortWatchesMetric(name string) CounterMetric
+	// NewListDurationMetric observes list durations in seconds.
+	NewListDurationMetric(name string) SummaryMetric
+	// NewWatchDurationMetric observes watch durations in seconds.
+	NewWatchDurationMetric(name string) SummaryMetric
+	// NewItemsInListMetric observes the number of objects per list.
+	NewItemsInListMetric(name string) SummaryMetric
+	// NewItemsInWatchMetric observes the number of events per watch.
+	NewItemsInWatchMetric(name string) SummaryMetric
+}
+
+// reflectorMetricsDefault holds the provider installed by
+// SetReflectorMetricsProvider. Only the first call installs one; once guards
+// provider.
+var reflectorMetricsDefault struct {
+	// once makes the first SetReflectorMetricsProvider call the only one that counts.
+	once sync.Once
+	// provider is the installed provider; nil means metrics are discarded.
+	provider MetricsProvider
+}
+
+// SetReflectorMetricsProvider sets the metrics provider used by every
+// Reflector created afterwards. Only the first call has an effect.
+func SetReflectorMetricsProvider(metricsProvider MetricsProvider) {
+	reflectorMetricsDefault.once.Do(func() {
+		reflectorMetricsDefault.provider = metricsProvider
+	})
+}
+
+// reflectorMetrics is the set of metrics one Reflector reports to. All of
+// them are created once, at construction, and never replaced; each metric
+// does its own synchronisation.
+type reflectorMetrics struct {
+	// lists counts completed initial lists and relists (List or WatchList).
+	lists CounterMetric
+	// listDuration observes how long each list took, in seconds.
+	listDuration SummaryMetric
+	// itemsInList observes how many objects each list delivered.
+	itemsInList SummaryMetric
+	// watches counts watch streams that were consumed.
+	watches CounterMetric
+	// shortWatches counts watches that ended as a VeryShortWatchError.
+	shortWatches CounterMetric
+	// watchDuration observes how long each watch stream lasted, in seconds.
+	watchDuration SummaryMetric
+	// itemsInWatch observes how many events each watch stream delivered.
+	itemsInWatch SummaryMetric
+	// lastResourceVersion shows the last synced resource version as a number.
+	lastResourceVersion GaugeMetric
+	// enabled is false when no provider was installed, so that per-event
+	// work (parsing resource versions) is skipped.
+	enabled bool
+}
+
+// newReflectorMetrics creates the metrics of the Reflector called name from
+// the installed provider, or no-op metrics when none is installed.
+func newReflectorMetrics(name string) *reflectorMetrics {
+	reflectorMetricsDefault.once.Do(func() {})
+	return newReflectorMetricsFrom(reflectorMetricsDefault.provider, name)
+}
+
+// newReflectorMetricsFrom creates the metrics of the Reflector called name
+// from p, or no-op metrics when p is nil.
+func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
+	if p == nil {
+		n := noopMetric{}
+		return &reflectorMetrics{n, n, n, n, n, n, n, n, false}
+	}
+	return &reflectorMetrics{
+		lists:               p.NewListsMetric(name),
+		listDuration:        p.NewListDurationMetric(name),
+		itemsInList:         p.NewItemsInListMetric(name),
+		watches:             p.NewWatchesMetric(name),
+		shortWatches:        p.NewShortWatchesMetric(name),
+		watchDuration:       p.NewWatchDurationMetric(name),
+		itemsInWatch:        p.NewItemsInWatchMetric(name),
+		lastResourceVersion: p.NewLastResourceVersionMetric(name),
+		enabled:             true,
+	}
+}
+
+// observeList records one completed list of items objects that took seconds.
+func (m *reflectorMetrics) observeList(seconds float64, items int) {
+	m.lists.Inc()
+	m.listDuration.Observe(seconds)
+	m.itemsInList.Observe(float64(items))
+}
+
+// observeWatch records one consumed watch stream.
+func (m *reflectorMetrics) observeWatch(seconds float64, events int, short bool) {
+	m.watches.Inc()
+	if short {
+		m.shortWatches.Inc()
+	}
+	m.watchDuration.Observe(seconds)
+	m.itemsInWatch.Observe(float64(events))
+}
+
+// observeResourceVersion shows rv on the last-resource-version gauge when it
+// is a decimal number.
+func (m *reflectorMetrics) observeResourceVersion(rv string) {
+	if !m.enabled {
+		return
+	}
+	if v, ok := resourceVersionGaugeValue(rv); ok {
+		m.lastResourceVersion.Set(v)
+	}
+}
