@@ -21,8 +21,8 @@
 //
 // Run the benchmarks and print kcache/client-go ratios per metric with:
 //
-//	./benchmarks/compare.sh            # BENCHTIME=3x by default
-//	BENCHTIME=5x COUNT=2 BENCH=StoreAdd ./benchmarks/compare.sh
+//	./benchmarks/compare.sh                          # every benchmark, BENCHTIME=3x
+//	BENCH=BenchmarkStore COUNT=2 ./benchmarks/compare.sh  # the storage ones only
 //
 // which is
 //
