@@ -196,8 +196,12 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers, entries map[string]*st
 }
 
 // valuesOf returns the indexed values of obj, the object stored under key.
-// An error from the IndexFunc panics (see storeIndices.add).
+// A nil object has none (the IndexFunc is not called). An error from the
+// IndexFunc panics (see storeIndices.add).
 func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
+	if obj == nil {
+		return nil
+	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
 		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, vi.name, err))

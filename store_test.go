@@ -300,3 +300,70 @@ func TestResourceVersionReadsEmptyWhileTheAtomicFIFOGateIsOff(t *testing.T) {
 		t.Fatalf("gate back on: LastStoreSyncResourceVersion = %q, want the version recorded meanwhile", rv)
 	}
 }
+
+func TestKeyComesFromTheObjectAsGivenNotAsTransformed(t *testing.T) {
+	var calls int
+	rename := func(obj interface{}) (interface{}, error) {
+		calls++
+		pod := obj.(*v1.Pod).DeepCopy()
+		pod.Name = "renamed"
+		return pod, nil
+	}
+	store := NewStore(MetaNamespaceKeyFunc, WithTransformer(rename))
+	mustNoErr(t, store.Add(testPod("a", "orig", "1")))
+	if keys := store.ListKeys(); len(keys) != 1 || keys[0] != "a/orig" {
+		t.Fatalf("keys = %v, want [a/orig]", keys)
+	}
+	if err := store.Add(42); err == nil || calls != 1 {
+		t.Fatalf("an object without a key must fail before the transformer runs (err=%v, calls=%d)", err, calls)
+	}
+}
+
+func TestStoreTransactionsStoreObjectsAsGiven(t *testing.T) {
+	refuse := func(interface{}) (interface{}, error) { return nil, errors.New("refused") }
+	store := NewIndexer(MetaNamespaceKeyFunc, Indexers{}, WithTransformer(refuse))
+	if err := store.(TransactionStore).Transaction(Transaction{Object: testPod("a", "x", "1"), Type: TransactionTypeAdd}); err != nil {
+		t.Fatalf("Transaction = %v; transactions bypass the transformer", err)
+	}
+	if _, exists, _ := store.GetByKey("a/x"); !exists {
+		t.Fatalf("the transaction's object was not stored")
+	}
+}
+
+func TestTransactionRecordsOnlyTheLastObjectsVersion(t *testing.T) {
+	tests := []struct {
+		name   string
+		last   interface{}
+		wantRV string
+	}{
+		{name: "last object has metadata", last: testPod("a", "y", "22"), wantRV: "22"},
+		{name: "last object has none: the version before the call stays", last: DeletedFinalStateUnknown{Key: "a/t", Obj: testPod("a", "t", "11")}, wantRV: "1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gauge := &recordingGauge{}
+			ResetInformerNamesForTesting()
+			defer ResetInformerNamesForTesting()
+			name, err := NewInformerName("transaction-version")
+			mustNoErr(t, err)
+			store := NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, Indexers{},
+				WithStoreMetrics(name.WithResource(schema.GroupVersionResource{Resource: "pods"}), gaugeProvider{gauge}))
+			store.Bookmark("1")
+			_ = store.(TransactionStore).Transaction(
+				Transaction{Object: testPod("a", "x", "21"), Type: TransactionTypeAdd},
+				Transaction{Object: tt.last, Type: TransactionTypeAdd},
+			)
+			if rv := store.LastStoreSyncResourceVersion(); rv != tt.wantRV {
+				t.Fatalf("LastStoreSyncResourceVersion = %q, want %q", rv, tt.wantRV)
+			}
+			if want := []float64{1}; tt.wantRV == "22" {
+				want = append(want, 22)
+				if !reflect.DeepEqual(gauge.values, want) {
+					t.Fatalf("gauge = %v, want %v (one value per transaction)", gauge.values, want)
+				}
+			} else if !reflect.DeepEqual(gauge.values, want) {
+				t.Fatalf("gauge = %v, want %v", gauge.values, want)
+			}
+		})
+	}
+}
