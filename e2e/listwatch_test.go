@@ -53,10 +53,10 @@ func (c *countingLW) watch(ctx context.Context, opts metav1.ListOptions) (watch.
 		c.watches.Add(1)
 	}
 	w, err := c.objects.watch(ctx, opts)
-	if err == nil {
-		c.partition.track(w)
+	if err != nil || c.partition == nil {
+		return w, err
 	}
-	return w, err
+	return c.partition.track(w), nil
 }
 
 // initialSyncs is the number of full syncs the informer asked for: lists
@@ -82,7 +82,7 @@ type partition struct {
 	// blocked is closed by heal; nil while the partition is healed.
 	blocked chan struct{}
 	// open are the watches started through the partition since the last cut.
-	open []watch.Interface
+	open []*severableWatch
 }
 
 // pass waits while the partition is cut, or until ctx ends.
@@ -104,13 +104,13 @@ func (p *partition) pass(ctx context.Context) error {
 	}
 }
 
-func (p *partition) track(w watch.Interface) {
-	if p == nil {
-		return
-	}
+// track wraps w so that a cut can end it and remembers it.
+func (p *partition) track(w watch.Interface) watch.Interface {
+	sw := newSeverableWatch(w)
 	p.mu.Lock()
-	p.open = append(p.open, w)
+	p.open = append(p.open, sw)
 	p.mu.Unlock()
+	return sw
 }
 
 // cut holds new calls back and ends every open watch, so each informer
@@ -122,7 +122,7 @@ func (p *partition) cut() {
 	p.open = nil
 	p.mu.Unlock()
 	for _, w := range open {
-		w.Stop()
+		w.sever()
 	}
 }
 
@@ -133,3 +133,56 @@ func (p *partition) heal() {
 	p.blocked = nil
 	p.mu.Unlock()
 }
+
+// severableWatch passes a server watch's events on until it is severed;
+// then its result channel closes, as when the server ends a watch, so the
+// watcher resumes from its last resourceVersion. (Stopping the server watch
+// from outside instead would race its reader into reporting a decode error,
+// making the watcher's reaction differ from run to run.)
+type severableWatch struct {
+	// inner is the server watch.
+	inner watch.Interface
+	// out is what the watcher reads; closed when forwarding ends.
+	out chan watch.Event
+	// severed is closed by the first Stop or sever.
+	severed chan struct{}
+	// once guards closing severed.
+	once sync.Once
+}
+
+func newSeverableWatch(inner watch.Interface) *severableWatch {
+	w := &severableWatch{inner: inner, out: make(chan watch.Event), severed: make(chan struct{})}
+	go w.forward()
+	return w
+}
+
+// forward copies events until the server watch ends or w is severed.
+func (w *severableWatch) forward() {
+	defer close(w.out)
+	defer w.inner.Stop()
+	in := w.inner.ResultChan()
+	for {
+		select {
+		case <-w.severed:
+			return
+		case ev, ok := <-in:
+			if !ok {
+				return
+			}
+			select {
+			case w.out <- ev:
+			case <-w.severed:
+				return
+			}
+		}
+	}
+}
+
+// ResultChan implements watch.Interface.
+func (w *severableWatch) ResultChan() <-chan watch.Event { return w.out }
+
+// Stop implements watch.Interface: the watcher is done with it.
+func (w *severableWatch) Stop() { w.sever() }
+
+// sever ends forwarding; the result channel closes soon after.
+func (w *severableWatch) sever() { w.once.Do(func() { close(w.severed) }) }

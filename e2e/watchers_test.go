@@ -234,14 +234,16 @@ func objectsIn(t *testing.T, k kind, ns string) objects {
 func logCounts(t *testing.T, label string, ws []*watcher) {
 	t.Helper()
 	for _, w := range ws {
-		t.Logf("%s: %-30s relists=%d (lists=%d pages=%d watchlist-streams=%d) watches=%d notifications=%v",
+		t.Logf("%s: %-30s relists=%d (lists=%d pages=%d watchlist-streams=%d) watches=%d notifications: %s",
 			label, w.name, w.lw.initialSyncs()-1, w.lw.lists.Load(), w.lw.pages.Load(), w.lw.streams.Load(), w.lw.watches.Load(), recCounts(w.rec))
 	}
 }
 
-func recCounts(r *recorder) map[string]int {
+// recCounts renders a recorder's counts; a bare Reflector has none.
+func recCounts(r *recorder) string {
 	if r == nil {
-		return nil
+		return "none (no handlers)"
 	}
-	return r.counts()
+	c := r.counts()
+	return fmt.Sprintf("add=%d update=%d delete=%d", c["add"], c["update"], c["delete"])
 }
