@@ -93,7 +93,23 @@ func maxRV(ws []*watcher) string {
 	return newest
 }
 
+// inEachSyncMode runs scenario once with WatchList (the default) and once
+// with List (WatchListClient gate off), so relists go through both paths.
+// The gate stays set until the scenario's watchers have stopped.
+func inEachSyncMode(t *testing.T, scenario func(t *testing.T)) {
+	for _, mode := range syncModes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Cleanup(setWatchListClientGate(mode.watchList))
+			scenario(t)
+		})
+	}
+}
+
 func TestInformersCutOffUntilTheAPIServerCompactedPastThemRelistAndLoseNothing(t *testing.T) {
+	inEachSyncMode(t, informersCutOffUntilCompactedRelistAndLoseNothing)
+}
+
+func informersCutOffUntilCompactedRelistAndLoseNothing(t *testing.T) {
 	ctx := context.Background()
 	p := &partition{}
 	sides := startRecoverySides(t, ctx, "compaction", p)
@@ -149,6 +165,10 @@ func waitCompacted(t *testing.T, ctx context.Context, o objects, rv string) {
 }
 
 func TestInformersRecoverFromAnAPIServerRestartAndLoseNothing(t *testing.T) {
+	inEachSyncMode(t, informersRecoverFromARestartAndLoseNothing)
+}
+
+func informersRecoverFromARestartAndLoseNothing(t *testing.T) {
 	ctx := context.Background()
 	sides := startRecoverySides(t, ctx, "restart", nil)
 
