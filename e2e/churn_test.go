@@ -6,9 +6,8 @@ import (
 	"time"
 )
 
-// churnOps is the number of writes per kind; configmaps get the full 20,000
-// (watch-cache path), secrets fewer (etcd path, slower per write).
-var churnOps = map[string]int{"configmaps": 20000, "secrets": 10000}
+// churnOps is the number of writes per kind.
+const churnOps = 20000
 
 func TestConcurrentChurnLeavesEveryCacheEqualToTheServerAndKcacheNotifiesLikeClientGo(t *testing.T) {
 	for _, k := range bothKinds {
@@ -18,7 +17,7 @@ func TestConcurrentChurnLeavesEveryCacheEqualToTheServerAndKcacheNotifiesLikeCli
 			ws := startWatchers(t, o, nil, kcacheInformer, kcacheReflector, clientGoInformer)
 			waitSynced(t, ws, time.Minute)
 
-			spec := churnSpec{writers: 8, keysPerWriter: 150, ops: churnOps[k.resource], seed: 7}
+			spec := churnSpec{writers: 8, keysPerWriter: 150, ops: churnOps, seed: 7}
 			start := time.Now()
 			res, err := churn(ctx, o, spec)
 			if err != nil {

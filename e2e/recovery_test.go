@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -183,5 +182,5 @@ func informersRecoverFromARestartAndLoseNothing(t *testing.T) {
 	t.Logf("kube-apiserver stopped in %s, serving again after %s", stopped.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 	mutateSides(t, ctx, sides, "restart")
 	checkRecovered(t, ctx, sides, "after restart:")
-	t.Logf("%s", fmt.Sprintf("recovered %s after the restart began", time.Since(start).Round(100*time.Millisecond)))
+	t.Logf("recovered %s after the restart began", time.Since(start).Round(100*time.Millisecond))
 }
