@@ -65,7 +65,10 @@ func mutateSides(t *testing.T, ctx context.Context, sides []*recoverySide, prefi
 
 // checkRecovered waits until every watcher of every side equals the server,
 // reports the relist counts and compares kcache's last notification per key
-// with client-go's.
+// and its number of full syncs with client-go's. The notification totals are
+// only reported: a relist replays every cached object as an update, so they
+// depend on how many of the catch-up writes had landed when each informer's
+// relist (timed by its own jittered backoff) read the server.
 func checkRecovered(t *testing.T, ctx context.Context, sides []*recoverySide, label string) {
 	t.Helper()
 	for _, s := range sides {
