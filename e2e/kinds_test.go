@@ -70,7 +70,7 @@ var secrets = kind{
 // bothKinds are the kinds every recovery scenario runs on.
 var bothKinds = []kind{configMaps, secrets}
 
-// client is a clientset speaking protobuf, as controllers do, with the
+// newClient returns a clientset speaking protobuf, as controllers do, with the
 // harness's raised QPS.
 func newClient() (*kubernetes.Clientset, error) {
 	cfg := cluster.RESTConfig()
