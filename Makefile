@@ -7,8 +7,9 @@ BENCH   ?= .
 
 .PHONY: test unit fmt-check vet conformance bench apicover e2e demo
 
-## test: everything CI checks (format, vet, unit + conformance tests with -race)
-test: fmt-check vet unit
+## test: everything CI checks (format, vet, unit + conformance tests with
+## -race, and the end-to-end suite against a real kube-apiserver and etcd)
+test: fmt-check vet unit e2e
 
 ## unit: unit and conformance tests, with the race detector
 unit:
@@ -19,6 +20,7 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
+	cd e2e && $(GO) vet ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:
@@ -32,8 +34,9 @@ bench:
 apicover:
 	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)
 
-## e2e: end-to-end tests against a real kube-apiserver and etcd (built once
-## into ~/.cache/kcache-e2e; the first build takes several minutes)
+## e2e: only the end-to-end tests against a real kube-apiserver and etcd
+## (built once into ~/.cache/kcache-e2e, or $$KCACHE_E2E_BIN_DIR; the first
+## build takes several minutes, later runs reuse the binaries)
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
 

@@ -23,6 +23,7 @@ var apiserverArgs = []string{
 }
 
 func TestMain(m *testing.M) {
+	installGates()
 	code, err := runSuite(m)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: FAIL: %v\n", err)
