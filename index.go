@@ -90,8 +90,8 @@ type index map[string]sets.Set[string]
 // function produced for a stored object, the entries of those objects.
 //
 // Invariant: byValue holds no empty keySet, and entry e is in byValue[v] iff
-// v is among indexFunc(e.obj) (for entries loaded from given Indices: iff
-// they were given under v).
+// v is among indexFunc of e's object (for entries loaded from given Indices:
+// iff they were given under v).
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -141,27 +141,27 @@ func (ix *storeIndices) clear() {
 	}
 }
 
-// add records e under every value of e.obj, in every index. An IndexFunc
-// error panics, as there is no way to report it and the indices must never
-// be silently wrong.
-func (ix *storeIndices) add(e *storeEntry) {
+// add records e under every value of obj, its object, in every index. An
+// IndexFunc error panics, as there is no way to report it and the indices
+// must never be silently wrong.
+func (ix *storeIndices) add(e *storeEntry, obj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.add(e)
+		vi.add(e, obj)
 	}
 }
 
-// remove drops e from every value of e.obj, in every index.
-func (ix *storeIndices) remove(e *storeEntry) {
+// remove drops e from every value of obj, its object, in every index.
+func (ix *storeIndices) remove(e *storeEntry, obj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.remove(e)
+		vi.remove(e, obj)
 	}
 }
 
-// change moves e from the values of oldObj to the values of e.obj, in every
+// change moves e from the values of oldObj to the values of newObj, in every
 // index.
-func (ix *storeIndices) change(e *storeEntry, oldObj interface{}) {
+func (ix *storeIndices) change(e *storeEntry, oldObj, newObj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.change(e, oldObj)
+		vi.change(e, oldObj, newObj)
 	}
 }
 
@@ -174,9 +174,10 @@ func (ix *storeIndices) get(name string) (*valueIndex, error) {
 	return vi, nil
 }
 
-// addIndexers registers new indices and fills them from entries. A name that
-// is already registered is an error, and then nothing is added.
-func (ix *storeIndices) addIndexers(newIndexers Indexers, entries map[string]*storeEntry) error {
+// addIndexers registers new indices and fills them from the stored entries
+// (owners[i] holds objects[i]). A name that is already registered is an
+// error, and then nothing is added.
+func (ix *storeIndices) addIndexers(newIndexers Indexers, owners []*storeEntry, objects []interface{}) error {
 	var conflicts []string
 	for name := range newIndexers {
 		if _, taken := ix.indexers[name]; taken {
@@ -188,8 +189,8 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers, entries map[string]*st
 	}
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
-		for _, e := range entries {
-			vi.add(e)
+		for i, e := range owners {
+			vi.add(e, objects[i])
 		}
 	}
 	return nil
@@ -209,25 +210,25 @@ func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
 	return values
 }
 
-// add records e under every value of e.obj.
-func (vi *valueIndex) add(e *storeEntry) {
-	for _, v := range vi.valuesOf(e.key, e.obj) {
+// add records e under every value of obj.
+func (vi *valueIndex) add(e *storeEntry, obj interface{}) {
+	for _, v := range vi.valuesOf(e.key, obj) {
 		vi.addEntry(v, e)
 	}
 }
 
-// remove drops e from every value of e.obj.
-func (vi *valueIndex) remove(e *storeEntry) {
-	for _, v := range vi.valuesOf(e.key, e.obj) {
+// remove drops e from every value of obj.
+func (vi *valueIndex) remove(e *storeEntry, obj interface{}) {
+	for _, v := range vi.valuesOf(e.key, obj) {
 		vi.removeEntry(v, e)
 	}
 }
 
-// change moves e from the values of oldObj to the values of e.obj, touching
+// change moves e from the values of oldObj to the values of newObj, touching
 // only the values that differ.
-func (vi *valueIndex) change(e *storeEntry, oldObj interface{}) {
+func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
 	oldValues := vi.valuesOf(e.key, oldObj)
-	newValues := vi.valuesOf(e.key, e.obj)
+	newValues := vi.valuesOf(e.key, newObj)
 	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
 		return // NB: the common update: the indexed value did not change.
 	}
@@ -319,18 +320,18 @@ func (ix *storeIndices) load(indices Indices, entryFor func(key string) *storeEn
 
 // objectsLocked returns the objects of the entries that have value in this
 // index, never nil. The caller holds the owning map's lock.
-func (vi *valueIndex) objectsLocked(value string) []interface{} {
+func (vi *valueIndex) objectsLocked(value string, objects []interface{}) []interface{} {
 	ks := vi.byValue[value]
 	if ks == nil {
 		return []interface{}{}
 	}
-	return ks.appendObjects(make([]interface{}, 0, ks.len()))
+	return ks.appendObjects(make([]interface{}, 0, ks.len()), objects)
 }
 
 // objectsOfAnyLocked returns, once each, the objects of the entries that have
 // any of values in this index, never nil. The caller holds the owning map's
 // lock.
-func (vi *valueIndex) objectsOfAnyLocked(values []string) []interface{} {
+func (vi *valueIndex) objectsOfAnyLocked(values []string, stored []interface{}) []interface{} {
 	seen := map[*storeEntry]struct{}{}
 	objects := []interface{}{}
 	for _, v := range values {
@@ -341,7 +342,7 @@ func (vi *valueIndex) objectsOfAnyLocked(values []string) []interface{} {
 		ks.forEach(func(e *storeEntry) {
 			if _, dup := seen[e]; !dup {
 				seen[e] = struct{}{}
-				objects = append(objects, e.obj)
+				objects = append(objects, e.objectIn(stored))
 			}
 		})
 	}

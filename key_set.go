@@ -1,14 +1,15 @@
 package cache
 
-// storeEntry is one stored object and its key. The threadSafeMap owns it;
-// indices refer to it by pointer, so an index read reaches the object
-// without looking its key up again, and an update that keeps an object's
-// indexed values only swaps obj.
+// storeEntry is one stored key and where its object lives. The
+// threadSafeMap owns it; indices refer to it by pointer, so an index read
+// reaches the object without looking its key up again, and an update that
+// keeps an object's indexed values touches no index.
 type storeEntry struct {
 	// key is the storage key; it never changes.
 	key string
-	// obj is the current object under key.
-	obj interface{}
+	// slot is the position of the object in the map's dense object array,
+	// or -1 for a key that only given Indices named (no object).
+	slot int
 }
 
 // keySetListMax is the largest set kept as a slice. Past it the set becomes a
@@ -123,18 +124,27 @@ func (s *keySet) appendKeys(dst []string) []string {
 	return dst
 }
 
-// appendObjects appends the object of every entry of s to dst.
-func (s *keySet) appendObjects(dst []interface{}) []interface{} {
+// appendObjects appends the object of every entry of s, read from objects
+// (the owning map's object array), to dst.
+func (s *keySet) appendObjects(dst []interface{}, objects []interface{}) []interface{} {
 	if s.set == nil {
 		for _, e := range s.list {
-			dst = append(dst, e.obj)
+			dst = append(dst, e.objectIn(objects))
 		}
 		return dst
 	}
 	for e := range s.set {
-		dst = append(dst, e.obj)
+		dst = append(dst, e.objectIn(objects))
 	}
 	return dst
+}
+
+// objectIn returns e's object from objects; nil for an entry without one.
+func (e *storeEntry) objectIn(objects []interface{}) interface{} {
+	if e.slot < 0 {
+		return nil
+	}
+	return objects[e.slot]
 }
 
 // forEach calls fn with every entry of s.

@@ -57,23 +57,29 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 }
 
 // threadSafeMap is the storage behind every Store and Indexer of this
-// package: a map from storage key to entry (key and object), the indices over
-// those entries, and the last resource version the store has seen.
+// package: the stored objects in a dense array, a map from storage key to
+// entry (key and position in that array), the indices over those entries,
+// and the last resource version the store has seen.
 //
 // Writers hold lock for writing; readers hold it for reading, so any number
 // of readers proceed together and every read sees one consistent snapshot.
 //
-// Indices refer to entries by pointer: an index read copies objects out of
-// the entries it holds without hashing a key, and an update whose indexed
-// values did not change only swaps the entry's object.
+// Indices refer to entries by pointer: an index read picks objects out of
+// the array without hashing a key, an update whose indexed values did not
+// change only overwrites one array slot, and List is one copy of the array.
 //
-// Invariant: after every write, every index is exact for entries (see
-// valueIndex), and entries[k].key == k.
+// Invariant: after every write, every index is exact (see valueIndex);
+// entries[k].key == k; owners[i].slot == i and owners[i] holds objects[i];
+// len(objects) == len(owners) == len(entries).
 type threadSafeMap struct {
-	// lock guards entries, preloaded, indices and resourceVersion.
+	// lock guards every field below but versionGauge.
 	lock sync.RWMutex
 	// entries maps each storage key to its entry.
 	entries map[string]*storeEntry
+	// objects holds the stored objects, densely, in no meaningful order.
+	objects []interface{}
+	// owners[i] is the entry whose object is objects[i].
+	owners []*storeEntry
 	// preloaded holds the entries of keys named by the Indices given to
 	// NewThreadSafeStore that are not stored (yet); a later write of such a
 	// key adopts its entry, so the key is never indexed twice. Usually nil.
@@ -117,7 +123,7 @@ func (m *threadSafeMap) preloadedEntry(key string) *storeEntry {
 	}
 	e := m.preloaded[key]
 	if e == nil {
-		e = &storeEntry{key: key}
+		e = &storeEntry{key: key, slot: -1}
 		m.preloaded[key] = e
 	}
 	return e
@@ -185,20 +191,20 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // putLocked stores obj under key and keeps the indices exact.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 	if e := m.entries[key]; e != nil {
-		old := e.obj
-		e.obj = obj
-		m.indices.change(e, old)
+		old := m.objects[e.slot]
+		m.objects[e.slot] = obj
+		m.indices.change(e, old, obj)
 		return
 	}
 	e := m.adoptPreloadedLocked(key)
 	if e == nil {
-		m.entries[key] = &storeEntry{key: key, obj: obj}
-		m.indices.add(m.entries[key])
-		return
+		e = &storeEntry{key: key}
 	}
-	e.obj = obj
+	e.slot = len(m.objects)
+	m.objects = append(m.objects, obj)
+	m.owners = append(m.owners, e)
 	m.entries[key] = e
-	m.indices.add(e)
+	m.indices.add(e, obj)
 }
 
 // adoptPreloadedLocked takes key's preloaded entry, if any, out of preloaded.
@@ -211,11 +217,33 @@ func (m *threadSafeMap) adoptPreloadedLocked(key string) *storeEntry {
 }
 
 // deleteLocked removes key, if present, from the entries and the indices.
+// The last object of the array moves into the freed slot.
 func (m *threadSafeMap) deleteLocked(key string) {
-	if e := m.entries[key]; e != nil {
-		m.indices.remove(e)
-		delete(m.entries, key)
+	e := m.entries[key]
+	if e == nil {
+		return
 	}
+	m.indices.remove(e, m.objects[e.slot])
+	delete(m.entries, key)
+	last := len(m.objects) - 1
+	if e.slot != last {
+		m.objects[e.slot], m.owners[e.slot] = m.objects[last], m.owners[last]
+		m.owners[e.slot].slot = e.slot
+	}
+	m.objects[last], m.owners[last] = nil, nil
+	m.objects, m.owners = m.objects[:last], m.owners[:last]
+	m.shrinkLocked()
+}
+
+// shrinkLocked gives memory back after many deletions: the arrays are
+// reallocated once they use less than a quarter of their capacity.
+func (m *threadSafeMap) shrinkLocked() {
+	n := len(m.objects)
+	if cap(m.objects) <= 1024 || n >= cap(m.objects)/4 {
+		return
+	}
+	m.objects = append(make([]interface{}, 0, 2*n), m.objects...)
+	m.owners = append(make([]*storeEntry, 0, 2*n), m.owners...)
 }
 
 // Get returns the object stored under key.
@@ -223,7 +251,7 @@ func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	if e := m.entries[key]; e != nil {
-		return e.obj, true
+		return m.objects[e.slot], true
 	}
 	return nil, false
 }
@@ -232,11 +260,7 @@ func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 func (m *threadSafeMap) List() []interface{} {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	objects := make([]interface{}, 0, len(m.entries))
-	for _, e := range m.entries {
-		objects = append(objects, e.obj)
-	}
-	return objects
+	return append(make([]interface{}, 0, len(m.objects)), m.objects...)
 }
 
 // ListKeys returns every storage key, in no particular order.
@@ -264,17 +288,25 @@ func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resourceVersion string) {
 	block := make([]storeEntry, len(keys))
 	entries := make(map[string]*storeEntry, len(keys))
+	stored := make([]interface{}, 0, len(keys))
+	owners := make([]*storeEntry, 0, len(keys))
 	for i, key := range keys {
+		if e := entries[key]; e != nil {
+			stored[e.slot] = objects[i]
+			continue
+		}
 		e := &block[i]
-		e.key, e.obj = key, objects[i]
+		e.key, e.slot = key, len(stored)
 		entries[key] = e
+		stored = append(stored, objects[i])
+		owners = append(owners, e)
 	}
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.entries, m.preloaded = entries, nil
+	m.entries, m.objects, m.owners, m.preloaded = entries, stored, owners, nil
 	m.indices.clear()
-	for _, e := range entries {
-		m.indices.add(e)
+	for i, e := range owners {
+		m.indices.add(e, stored[i])
 	}
 	m.setResourceVersionLocked(resourceVersion)
 }
@@ -293,9 +325,9 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 		return nil, err
 	}
 	if len(values) == 1 {
-		return vi.objectsLocked(values[0]), nil
+		return vi.objectsLocked(values[0], m.objects), nil
 	}
-	return vi.objectsOfAnyLocked(values), nil
+	return vi.objectsOfAnyLocked(values, m.objects), nil
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
@@ -323,7 +355,7 @@ func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, 
 	if err != nil {
 		return nil, err
 	}
-	return vi.objectsLocked(indexedValue), nil
+	return vi.objectsLocked(indexedValue, m.objects), nil
 }
 
 // ListIndexFuncValues returns every value the named index holds keys for; an
@@ -351,7 +383,7 @@ func (m *threadSafeMap) GetIndexers() Indexers {
 func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	return m.indices.addIndexers(newIndexers, m.entries)
+	return m.indices.addIndexers(newIndexers, m.owners, m.objects)
 }
 
 // Resync is a no-op and is deprecated
