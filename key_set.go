@@ -13,7 +13,8 @@ type storeEntry struct {
 }
 
 // keySetListMax is the largest set kept as a slice. Past it the set becomes a
-// map; it turns back into a slice when it shrinks to half of this.
+// map, and stays one (like any Go map, it keeps its size when emptied; an
+// emptied set is dropped from its index altogether).
 const keySetListMax = 32
 
 // keySet is the set of stored entries that share one indexed value of one
@@ -70,9 +71,6 @@ func (s *keySet) insert(e *storeEntry) {
 func (s *keySet) remove(e *storeEntry) {
 	if s.set != nil {
 		delete(s.set, e)
-		if len(s.set) <= keySetListMax/2 {
-			s.shrinkToList()
-		}
 		return
 	}
 	last := len(s.list) - 1
@@ -84,15 +82,6 @@ func (s *keySet) remove(e *storeEntry) {
 			return
 		}
 	}
-}
-
-// shrinkToList turns a map-backed set back into a slice.
-func (s *keySet) shrinkToList() {
-	list := make([]*storeEntry, 0, keySetListMax)
-	for e := range s.set {
-		list = append(list, e)
-	}
-	s.list, s.set = list, nil
 }
 
 // has reports whether e is in s.

@@ -232,18 +232,9 @@ func (m *threadSafeMap) deleteLocked(key string) {
 	}
 	m.objects[last], m.owners[last] = nil, nil
 	m.objects, m.owners = m.objects[:last], m.owners[:last]
-	m.shrinkLocked()
-}
-
-// shrinkLocked gives memory back after many deletions: the arrays are
-// reallocated once they use less than a quarter of their capacity.
-func (m *threadSafeMap) shrinkLocked() {
-	n := len(m.objects)
-	if cap(m.objects) <= 1024 || n >= cap(m.objects)/4 {
-		return
-	}
-	m.objects = append(make([]interface{}, 0, 2*n), m.objects...)
-	m.owners = append(make([]*storeEntry, 0, 2*n), m.owners...)
+	// NB: the arrays keep their capacity, as a Go map keeps its buckets:
+	// a cache that shrank usually grows back, and the next Replace
+	// allocates them afresh at the listed size.
 }
 
 // Get returns the object stored under key.
