@@ -1,7 +1,7 @@
 // Package dropin shows that kcache is a drop-in replacement for client-go's
 // k8s.io/client-go/tools/cache.
 //
-// clientgo/program.go is a controller-style program written against client-go:
+// upstream/program.go is a controller-style program written against client-go:
 // stores, indexers, a DeltaFIFO and a RealFIFO used directly, a shared index
 // informer fed by the fake controller source with a plain and a filtering
 // handler, cache sync waits, index queries, a generic lister, a delete the

@@ -1,6 +1,6 @@
 package dropin_test
 
-//go:generate sh -c "sed -e 's#\"k8s.io/client-go/tools/cache/testing\"#\"github.com/kcache-go/cache/testing\"#' -e 's#\"k8s.io/client-go/tools/cache\"#\"github.com/kcache-go/cache\"#' clientgo/program.go > kcache/program.go"
+//go:generate sh -c "sed -e 's#\"k8s.io/client-go/tools/cache/testing\"#\"github.com/kcache-go/cache/testing\"#' -e 's#\"k8s.io/client-go/tools/cache\"#\"github.com/kcache-go/cache\"#' upstream/program.go > kcache/program.go"
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	clientgo "github.com/kcache-go/cache/examples/dropin/clientgo"
+	clientgo "github.com/kcache-go/cache/examples/dropin/upstream"
 	kcache "github.com/kcache-go/cache/examples/dropin/kcache"
 )
 
@@ -22,7 +22,7 @@ var importRewrites = []struct{ from, to string }{
 }
 
 func TestKcacheProgramIsTheClientGoProgramWithOnlyImportsChanged(t *testing.T) {
-	clientgoSrc, err := os.ReadFile("clientgo/program.go")
+	clientgoSrc, err := os.ReadFile("upstream/program.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestKcacheProgramIsTheClientGoProgramWithOnlyImportsChanged(t *testing.T) {
 		rewritten = bytes.ReplaceAll(rewritten, []byte(r.from), []byte(r.to))
 	}
 	if !bytes.Equal(rewritten, kcacheSrc) {
-		t.Fatalf("kcache/program.go differs from clientgo/program.go beyond the import lines; run `go generate ./examples/dropin`")
+		t.Fatalf("kcache/program.go differs from upstream/program.go beyond the import lines; run `go generate ./examples/dropin`")
 	}
 }
 

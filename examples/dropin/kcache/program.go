@@ -1,5 +1,5 @@
 // Package program is a small controller-style program written against the
-// tools/cache API. The copy in examples/dropin/clientgo imports client-go's
+// tools/cache API. The copy in examples/dropin/upstream imports client-go's
 // k8s.io/client-go/tools/cache; the copy in examples/dropin/kcache is the same
 // file with only the import lines changed to github.com/kcache-go/cache.
 // Both copies write the same transcript; dropin_test.go checks that.
