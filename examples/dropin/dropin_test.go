@@ -11,8 +11,8 @@ import (
 
 	"go.uber.org/goleak"
 
-	clientgo "github.com/kcache-go/cache/examples/dropin/upstream"
 	kcache "github.com/kcache-go/cache/examples/dropin/kcache"
+	clientgo "github.com/kcache-go/cache/examples/dropin/upstream"
 )
 
 // importRewrites are the only edits allowed between the two program copies.
