@@ -474,23 +474,41 @@ func isExpiredError(err error) bool {
 	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
 }
 
+// tooLargeResourceVersionMessage is how servers before 1.18.6 say that the
+// requested resource version is newer than what they have.
+const tooLargeResourceVersionMessage = "Too large resource version"
+
 // isTooLargeResourceVersionError reports whether the server said the
-// requested resource version is newer than what it has: a status cause of
-// type ResourceVersionTooLarge, or a timeout saying so in its message.
+// requested resource version is newer than what it has, in any of the three
+// dialects servers speak: a status cause of type ResourceVersionTooLarge
+// (1.18.6 and later, whatever the reason); or a timeout (reason Timeout or
+// code 504) with status details whose cause message is exactly
+// tooLargeResourceVersionMessage (1.17.0-1.18.5), or whose own message
+// contains it (older). NB: a timeout without any details is not one, as in
+// client-go.
 func isTooLargeResourceVersionError(err error) bool {
 	var status apierrors.APIStatus
 	if !errors.As(err, &status) {
 		return false
 	}
-	details := status.Status().Details
-	if details != nil {
-		for _, cause := range details.Causes {
-			if cause.Type == metav1.CauseTypeResourceVersionTooLarge {
-				return true
-			}
+	s := status.Status()
+	if s.Details == nil {
+		return false
+	}
+	for _, cause := range s.Details.Causes {
+		if cause.Type == metav1.CauseTypeResourceVersionTooLarge {
+			return true
 		}
 	}
-	return apierrors.IsTimeout(err) && strings.Contains(status.Status().Message, "Too large resource version")
+	if !apierrors.IsTimeout(err) {
+		return false
+	}
+	for _, cause := range s.Details.Causes {
+		if cause.Message == tooLargeResourceVersionMessage {
+			return true
+		}
+	}
+	return strings.Contains(s.Message, tooLargeResourceVersionMessage)
 }
 
 // isResourceVersionUnavailable reports whether err means the requested

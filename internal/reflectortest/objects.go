@@ -28,6 +28,37 @@ func MakeError(name string) error {
 		return err
 	case "tooLargeRVMessage":
 		return apierrors.NewTimeoutError("Too large resource version: 20, current: 10", 1)
+	case "tooLargeRVCauseWithoutType":
+		// Servers 1.17.0-1.18.5: the cause carries the message, no type.
+		err := apierrors.NewTimeoutError("request did not complete", 1)
+		err.ErrStatus.Details.Causes = []metav1.StatusCause{{Message: "Too large resource version"}}
+		return err
+	case "tooLargeRVStatusMessage":
+		// Older servers: the status's own message, no causes.
+		return &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: 504, Reason: metav1.StatusReasonTimeout,
+			Message: "Too large resource version",
+		}}
+	case "tooLargeRVStatusMessageEmptyDetails":
+		return &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: 504, Reason: metav1.StatusReasonTimeout,
+			Message: "Too large resource version", Details: &metav1.StatusDetails{},
+		}}
+	case "tooLargeRVCauseMessagePrefixed":
+		// A typeless cause only counts with exactly the message.
+		err := apierrors.NewTimeoutError("request did not complete", 1)
+		err.ErrStatus.Details.Causes = []metav1.StatusCause{{Message: "Too large resource version: 20"}}
+		return err
+	case "tooLargeRVCauseTypeOnBadRequest":
+		err := apierrors.NewBadRequest("resource version")
+		err.ErrStatus.Details = &metav1.StatusDetails{Causes: []metav1.StatusCause{{Type: metav1.CauseTypeResourceVersionTooLarge}}}
+		return err
+	case "tooLargeRVCauseMessageOnInternalError":
+		err := apierrors.NewInternalError(errors.New("x"))
+		err.ErrStatus.Details.Causes = []metav1.StatusCause{{Message: "Too large resource version"}}
+		return err
+	case "timeout":
+		return apierrors.NewTimeoutError("request did not complete", 1)
 	case "internal":
 		return apierrors.NewInternalError(errors.New("etcd hiccup"))
 	case "tooManyRequests":
