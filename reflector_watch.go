@@ -136,8 +136,8 @@ type eventSink struct {
 	store ReflectorStore
 	// setRV propagates the resource version of an applied event.
 	setRV func(rv string)
-	// holdRV suppresses propagation for added events until any other kind
-	// of event arrives.
+	// holdRV suppresses propagation for added events (and events of unknown
+	// type) until a MODIFIED, DELETED or BOOKMARK event arrives.
 	holdRV bool
 	// stopAtInitialEventsEnd ends the loop at the bookmark annotated with
 	// initialEventsEndAnnotation (WatchList), leaving the watch open.
@@ -207,7 +207,7 @@ func (r *Reflector) closedStreamError(ctx context.Context, start time.Time, even
 // applyEvent checks one event's object and applies it to sink.store,
 // reporting (and skipping) objects of the wrong type or kind. Store errors
 // and unknown event types are reported; the event still counts and its
-// version still propagates.
+// version still propagates (unless added versions are held, see holdRV).
 func (r *Reflector) applyEvent(ctx context.Context, event watch.Event, sink *eventSink) {
 	if !r.acceptsObject(ctx, event.Object) {
 		return
@@ -230,13 +230,21 @@ func (r *Reflector) applyEvent(ctx context.Context, event watch.Event, sink *eve
 	default:
 		utilruntime.HandleErrorWithContext(ctx, fmt.Errorf("unknown watch event type %q", event.Type), "Unknown watch event", "reflector", r.label, "event", event)
 	}
-	if event.Type != watch.Added {
+	if isKnownNonAddedEvent(event.Type) {
 		sink.holdRV = false
 	}
 	if !sink.holdRV {
 		sink.setRV(rv)
 	}
 	sink.events++
+}
+
+// isKnownNonAddedEvent reports whether t is MODIFIED, DELETED or BOOKMARK:
+// the event types that end the hold on added versions. NB: an event of
+// unknown type neither ends the hold nor, while it lasts, propagates its
+// version (as client-go).
+func isKnownNonAddedEvent(t watch.EventType) bool {
+	return t == watch.Modified || t == watch.Deleted || t == watch.Bookmark
 }
 
 // applyBookmark passes a bookmark to stores that accept one and notes the
