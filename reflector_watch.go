@@ -49,6 +49,9 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface, resyncErrs
 			}
 			return nil
 		}
+		// NB: a watch's duration counts from before its request is sent;
+		// some proxies hold the headers until the first event.
+		start := r.clock.Now()
 		if w == nil {
 			var err error
 			var retry bool
@@ -64,7 +67,7 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface, resyncErrs
 			}
 		}
 		sink := eventSink{store: r.sink, setRV: r.propagateResourceVersion, holdRV: holdRV}
-		err := r.consumeEvents(ctx, w, &sink, resyncErrs)
+		err := r.consumeEvents(ctx, w, start, &sink, resyncErrs)
 		w = nil
 		internalErrors.After(err)
 		if err == nil {
@@ -152,10 +155,10 @@ type eventSink struct {
 // is cancelled (errStopRequested), an error event arrives (returned as an
 // API error), a resync error arrives (returned), or, with
 // stopAtInitialEventsEnd, the initial-events-end bookmark was applied (nil).
-// It stops w except in that last case. A stream closed within a second
-// without any applied event is a *VeryShortWatchError.
-func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, sink *eventSink, resyncErrs <-chan error) (err error) {
-	start := r.clock.Now()
+// It stops w except in that last case. A stream closed within a second of
+// start (taken before the watch request was sent) without any applied event
+// is a *VeryShortWatchError.
+func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start time.Time, sink *eventSink, resyncErrs <-chan error) (err error) {
 	keepOpen := false
 	defer func() {
 		if !keepOpen {

@@ -41,6 +41,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			return nil, nil
 		}
 		options := r.watchListOptions()
+		opened := r.clock.Now()
 		w, err := r.source.WatchWithContext(ctx, options)
 		if err != nil {
 			retry, giveUp := r.classifyWatchListOpenError(err)
@@ -58,7 +59,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			setRV:                  snapshot.setResourceVersion,
 			stopAtInitialEventsEnd: true,
 		}
-		err = r.consumeEvents(ctx, w, &sink, nil)
+		err = r.consumeEvents(ctx, w, opened, &sink, nil)
 		if err != nil {
 			if errors.Is(err, errStopRequested) {
 				return nil, nil

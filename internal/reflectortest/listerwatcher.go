@@ -84,6 +84,10 @@ func (l *ListerWatcher) WatchWithContext(ctx context.Context, options metav1.Lis
 		l.exhausted()
 		return l.newStream(WatchStep{}, true), nil
 	}
+	if step.OpenDelay != "" {
+		delay, _ := time.ParseDuration(step.OpenDelay)
+		l.clock.Step(delay)
+	}
 	if step.Error != "" {
 		return nil, MakeError(step.Error)
 	}

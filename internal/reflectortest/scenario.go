@@ -82,6 +82,9 @@ type WatchStep struct {
 	// Advance, a Go duration, moves the fake clock forward after the last
 	// event, before the stream closes.
 	Advance string `json:"advance"`
+	// OpenDelay, a Go duration, moves the fake clock forward inside the
+	// Watch call, before it returns (a watch slow to open).
+	OpenDelay string `json:"openDelay"`
 }
 
 // Event is one watch event.
@@ -171,8 +174,11 @@ func (sc Scenario) validate() error {
 		if w.Error != "" && MakeError(w.Error) == nil {
 			return fmt.Errorf("unknown error %q", w.Error)
 		}
-		if w.Advance != "" {
-			if _, err := time.ParseDuration(w.Advance); err != nil {
+		for _, d := range []string{w.Advance, w.OpenDelay} {
+			if d == "" {
+				continue
+			}
+			if _, err := time.ParseDuration(d); err != nil {
 				return err
 			}
 		}
