@@ -134,6 +134,8 @@ type pageFetcher struct {
 	list func(options metav1.ListOptions) (runtime.Object, error)
 	// pageSize is the Limit of each request; 0 lists in one request.
 	pageSize int64
+	// typeLabel names the expected type in errors.
+	typeLabel string
 	// transform, when set, is applied to every item as its page arrives.
 	transform TransformFunc
 	// collected accumulates the objects of the fetch in progress.
@@ -151,6 +153,7 @@ func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFet
 			return r.source.ListWithContext(ctx, options)
 		},
 		pageSize:  pageSize,
+		typeLabel: r.typeLabel,
 		transform: r.storeTransformer(),
 	}
 	p.visit = p.collect
@@ -210,6 +213,11 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 			}
 			return p.fetchUnpaged(original, state.paginated)
 		}
+		if first {
+			if err := p.refuseSingleTable(page); err != nil {
+				return listedState{}, err
+			}
+		}
 		next, rv, err := p.absorbPage(&state, page)
 		if err != nil {
 			return listedState{}, err
@@ -243,6 +251,9 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 	if err != nil {
 		return listedState{}, err
 	}
+	if err := p.refuseTable(page); err != nil {
+		return listedState{}, err
+	}
 	state := listedState{paginated: paginated}
 	_, rv, err := p.absorbPage(&state, page)
 	if err != nil {
@@ -251,6 +262,33 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 	state.resourceVersion = rv
 	state.items, state.transformErr = p.collected.take(), p.transformErr
 	return state, nil
+}
+
+// refuseSingleTable is refuseTable for a first page that is the whole list
+// (no continue token). NB: the pages of a paged list are merged into a plain
+// list, whose kind is no longer Table; client-go accepts those too.
+func (p *pageFetcher) refuseSingleTable(page runtime.Object) error {
+	if listMeta, err := meta.ListAccessor(page); err == nil && listMeta.GetContinue() != "" {
+		return nil
+	}
+	return p.refuseTable(page)
+}
+
+// refuseTable returns the "unsupported list gvk" error for a list answered
+// in the Table format (meta.k8s.io, kind Table, e.g. a client asking
+// as=Table), which has rows instead of objects; nil for any other list.
+func (p *pageFetcher) refuseTable(page runtime.Object) error {
+	if !isTableObject(page) {
+		return nil
+	}
+	return fmt.Errorf("unsupported list gvk: %v, type: %v", page.GetObjectKind().GroupVersionKind(), p.typeLabel)
+}
+
+// isTableObject reports whether obj says it is a meta.k8s.io Table, of any
+// version.
+func isTableObject(obj runtime.Object) bool {
+	gvk := obj.GetObjectKind().GroupVersionKind()
+	return gvk.Group == metav1.GroupName && gvk.Kind == "Table"
 }
 
 // absorbPage adds the items of page to state as one more page of objects

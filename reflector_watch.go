@@ -261,14 +261,19 @@ func (r *Reflector) applyBookmark(ctx context.Context, sink *eventSink, accessor
 	}
 }
 
-// acceptsObject reports whether obj has the expected Go type and, for
-// unstructured objects, the expected kind; a mismatch is reported.
+// acceptsObject reports whether obj has the expected Go type, is not a
+// meta.k8s.io Table and, for unstructured objects, has the expected kind; a
+// mismatch is reported.
 func (r *Reflector) acceptsObject(ctx context.Context, obj runtime.Object) bool {
 	if r.objectType != nil {
 		if actual := reflect.TypeOf(obj); actual != r.objectType {
 			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object type", "reflector", r.label, "expectedType", r.objectType, "actualType", actual)
 			return false
 		}
+	}
+	if isTableObject(obj) {
+		utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object in Table format", "reflector", r.label, "actualGVK", obj.GetObjectKind().GroupVersionKind())
+		return false
 	}
 	if r.objectKind != nil {
 		if actual := obj.GetObjectKind().GroupVersionKind(); actual != *r.objectKind {

@@ -143,6 +143,21 @@ func (l ListStep) buildList(unstructuredItems bool) runtime.Object {
 	return list
 }
 
+// buildTable returns the list as a meta.k8s.io/v1 Table whose rows are the
+// items (unstructured).
+func (l ListStep) buildTable() runtime.Object {
+	list := &unstructured.UnstructuredList{Object: map[string]interface{}{"apiVersion": orDefault(l.TableAPIVersion, "meta.k8s.io/v1"), "kind": "Table"}}
+	list.SetResourceVersion(l.ResourceVersion)
+	list.SetContinue(l.Continue)
+	for _, item := range l.Items {
+		if item.Kind == "" {
+			item.Kind = "Unstructured"
+		}
+		list.Items = append(list.Items, *item.Build().(*unstructured.Unstructured))
+	}
+	return list
+}
+
 // buildEvent returns the watch event e describes.
 func (e Event) buildEvent(unstructuredItems bool) watch.Event {
 	if e.Type == "ERROR" {

@@ -71,6 +71,11 @@ type ListStep struct {
 	Error string `json:"error"`
 	// NotAList answers with a single Pod instead of a list.
 	NotAList bool `json:"notAList"`
+	// Table answers with a meta.k8s.io/v1 Table (an UnstructuredList of
+	// kind Table whose items are the rows), as a client asking as=Table gets.
+	Table bool `json:"table"`
+	// TableAPIVersion is the Table's apiVersion (default meta.k8s.io/v1).
+	TableAPIVersion string `json:"tableAPIVersion"`
 }
 
 // WatchStep is the answer to one Watch call: an error, or a stream.
