@@ -323,6 +323,13 @@ func (f *DeltaFIFO) replaceTransformed(list []interface{}, _ string) error {
 	return f.replace(list, nil)
 }
 
+// replacePartlyTransformed is Replace for a list the Reflector transformed
+// up to failAt, where the transformer refused the object with failure; it
+// implements the Reflector's transformedReplacer.
+func (f *DeltaFIFO) replacePartlyTransformed(list []interface{}, _ string, failAt int, failure error) error {
+	return f.replace(list, refusingAfter(failAt, failure))
+}
+
 // replace is Replace with the given transformer (nil: none).
 func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error {
 	f.lock.Lock()

@@ -337,18 +337,25 @@ func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
 // The first successful Replace before any Add/Update/Delete makes every delta
 // then queued part of the initial population.
 func (f *RealFIFO) Replace(newItems []interface{}, resourceVersion string) error {
-	return f.replace(newItems, resourceVersion, true)
+	return f.replace(newItems, resourceVersion, f.transformer)
 }
 
 // replaceTransformed is Replace for objects that the Reflector has already
 // passed through f's transformer, page by page as a list arrived; they are
 // not transformed again. It implements the Reflector's transformedReplacer.
 func (f *RealFIFO) replaceTransformed(newItems []interface{}, resourceVersion string) error {
-	return f.replace(newItems, resourceVersion, false)
+	return f.replace(newItems, resourceVersion, nil)
 }
 
-// replace is Replace, transforming the objects only when transform is set.
-func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, transform bool) error {
+// replacePartlyTransformed is Replace for a list the Reflector transformed
+// up to failAt, where the transformer refused the object with failure; it
+// implements the Reflector's transformedReplacer.
+func (f *RealFIFO) replacePartlyTransformed(newItems []interface{}, resourceVersion string, failAt int, failure error) error {
+	return f.replace(newItems, resourceVersion, refusingAfter(failAt, failure))
+}
+
+// replace is Replace with the given transformer (nil: none).
+func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, transform TransformFunc) error {
 	if f.atomicEvents {
 		return f.replaceAtomic(newItems, resourceVersion, transform)
 	}
@@ -356,9 +363,9 @@ func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, trans
 }
 
 // replaceAtomic is Replace in atomic mode.
-func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string, transform bool) error {
-	if transform {
-		if _, err := f.transformPrefix(newItems); err != nil {
+func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string, transform TransformFunc) error {
+	if transform != nil {
+		if _, err := transformPrefix(newItems, transform); err != nil {
 			return err
 		}
 	}
@@ -373,7 +380,7 @@ func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string,
 }
 
 // replaceEach is Replace in non-atomic mode.
-func (f *RealFIFO) replaceEach(newItems []interface{}, transform bool) error {
+func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) error {
 	keys := make([]string, len(newItems))
 	listed := make(map[string]struct{}, len(newItems))
 	for i, obj := range newItems {
@@ -385,8 +392,8 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform bool) error {
 		listed[key] = struct{}{}
 	}
 	transformed, transformErr := len(newItems), error(nil)
-	if transform {
-		transformed, transformErr = f.transformPrefix(newItems)
+	if transform != nil {
+		transformed, transformErr = transformPrefix(newItems, transform)
 	}
 
 	f.lock.Lock()
@@ -404,14 +411,15 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform bool) error {
 	return nil
 }
 
-// transformPrefix transforms list in place up to the first failure and
-// returns how many objects were transformed and that failure.
-func (f *RealFIFO) transformPrefix(list []interface{}) (int, error) {
-	if f.transformer == nil {
-		return len(list), nil
-	}
+// transformPrefix transforms list in place with transform (tombstones
+// excepted) up to the first failure and returns how many objects were
+// transformed and that failure.
+func transformPrefix(list []interface{}, transform TransformFunc) (int, error) {
 	for i, obj := range list {
-		t, err := f.transform(obj)
+		if _, tombstone := obj.(DeletedFinalStateUnknown); tombstone {
+			continue
+		}
+		t, err := transform(obj)
 		if err != nil {
 			return i, err
 		}

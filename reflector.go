@@ -118,9 +118,31 @@ type ReflectorBookmarkStore interface {
 // behave exactly like Replace(list, resourceVersion) except that it does not
 // call the transformer. Stores that do not implement it receive the
 // untransformed objects through Replace, as with client-go.
+//
+// replacePartlyTransformed is Replace for a list whose objects before failAt
+// went through the transformer, which then refused list[failAt] with
+// failure (the objects from failAt on are untransformed): it must leave the
+// store exactly as Replace leaves it when its transformer fails on that
+// object, and return what Replace returns then, without calling the
+// transformer.
 type transformedReplacer interface {
 	TransformingStore
 	replaceTransformed(list []interface{}, resourceVersion string) error
+	replacePartlyTransformed(list []interface{}, resourceVersion string, failAt int, failure error) error
+}
+
+// refusingAfter returns a transform that passes its first n objects through
+// unchanged and refuses the next with failure: what replaying a transform
+// that already ran on a list up to its refusal looks like.
+func refusingAfter(n int, failure error) TransformFunc {
+	calls := 0
+	return func(obj interface{}) (interface{}, error) {
+		if calls >= n {
+			return nil, failure
+		}
+		calls++
+		return obj, nil
+	}
 }
 
 // WatchErrorHandler is told about every error a ListAndWatch round ends

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -59,10 +60,11 @@ func TestCollectedObjectsKeepOrderAcrossChunksAndHandOverAnExactSlice(t *testing
 }
 
 // failingTransformStore is a kcache-style store whose transform fails on
-// the object named "b".
+// the object named "b"; it records what replacePartlyTransformed receives.
 type failingTransformStore struct {
 	*reflectortest.Recorder
 	replaces *int
+	refusal  *string
 }
 
 func (s failingTransformStore) Transformer() TransformFunc {
@@ -79,7 +81,12 @@ func (s failingTransformStore) replaceTransformed(list []interface{}, rv string)
 	return s.Recorder.ReplaceTransformed(list, rv)
 }
 
-func TestTransformErrorDuringAPagedListFetchesEveryPageAndFailsLikeTheStoresReplace(t *testing.T) {
+func (s failingTransformStore) replacePartlyTransformed(list []interface{}, rv string, failAt int, failure error) error {
+	*s.refusal = fmt.Sprintf("%d objects at %s, refused #%d: %v", len(list), rv, failAt, failure)
+	return fmt.Errorf("couldn't enqueue object: %w", failure)
+}
+
+func TestTransformErrorDuringAPagedListFetchesEveryPageAndHandsTheStoreTheRefusal(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	sc := reflectortest.Scenario{
 		Name: "transform-error",
@@ -91,8 +98,9 @@ func TestTransformErrorDuringAPagedListFetchesEveryPageAndFailsLikeTheStoresRepl
 		Rounds: 1,
 	}
 	var replaces int
+	var refusal string
 	wrap := func(r *reflectortest.Recorder) ReflectorStore {
-		return failingTransformStore{Recorder: r, replaces: &replaces}
+		return failingTransformStore{Recorder: r, replaces: &replaces, refusal: &refusal}
 	}
 	got := reflectortest.Play(sc, false, buildReflector(false, wrap))
 	lists := 0
@@ -107,8 +115,11 @@ func TestTransformErrorDuringAPagedListFetchesEveryPageAndFailsLikeTheStoresRepl
 	if replaces != 0 || len(got.Final) != 0 {
 		t.Errorf("the store was replaced %d times and holds %v, want nothing", replaces, got.Final)
 	}
+	if want := "3 objects at 10, refused #1: cannot shrink b"; refusal != want {
+		t.Errorf("the store was told %q, want %q", refusal, want)
+	}
 	last := got.Trace[len(got.Trace)-1]
-	if !strings.Contains(last, "unable to sync list result: cannot shrink b") {
-		t.Errorf("round ended with %q, want the store-style sync error", last)
+	if !strings.Contains(last, "unable to sync list result: couldn't enqueue object: cannot shrink b") {
+		t.Errorf("round ended with %q, want the store's error", last)
 	}
 }

@@ -182,6 +182,10 @@ func (s holdingKcacheStore) replaceTransformed(list []interface{}, _ string) err
 	return s.keep(list)
 }
 
+func (s holdingKcacheStore) replacePartlyTransformed(_ []interface{}, _ string, _ int, failure error) error {
+	return failure
+}
+
 // syncPeak runs one initial sync and returns the peak heap growth and the
 // heap retained by the store afterwards.
 func syncPeak(t *testing.T, stream, perPage bool) (peak, retained uint64) {

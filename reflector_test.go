@@ -75,6 +75,11 @@ func (s kcacheTransformingStore) replaceTransformed(list []interface{}, rv strin
 	return s.Recorder.ReplaceTransformed(list, rv)
 }
 
+func (s kcacheTransformingStore) replacePartlyTransformed(_ []interface{}, _ string, _ int, failure error) error {
+	*s.transformedReplaces++
+	return failure
+}
+
 // buildReflector returns a factory of kcache Reflectors with a jitter-free
 // backoff (or the default one when defaultBackoff is set) and the store
 // chosen by wrap.

@@ -37,7 +37,10 @@ func (s reflectorKcacheTransforming) Transformer() kcache.TransformFunc { return
 // reflectorBuildClientGo builds client-go's Reflector for a play.
 func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
 	var store cache.ReflectorStore = s.Store
-	if s.Scenario.Transforming {
+	var drain func() []string
+	if s.Scenario.Queue != "" {
+		store, drain = reflectorClientGoQueue(s)
+	} else if s.Scenario.Transforming {
 		store = reflectorClientGoTransforming{s.Store}
 	}
 	r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{
@@ -45,13 +48,19 @@ func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
 	})
 	r.WatchListPageSize = s.Scenario.WatchListPageSize
 	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	if drain != nil {
+		return reflectorDrained{Reflector: r, drain: drain}
+	}
 	return r
 }
 
 // reflectorBuildKcache builds kcache's Reflector for a play.
 func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
 	var store kcache.ReflectorStore = s.Store
-	if s.Scenario.Transforming {
+	var drain func() []string
+	if s.Scenario.Queue != "" {
+		store, drain = reflectorKcacheQueue(s)
+	} else if s.Scenario.Transforming {
 		store = reflectorKcacheTransforming{s.Store}
 	}
 	r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{
@@ -59,6 +68,9 @@ func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
 	})
 	r.WatchListPageSize = s.Scenario.WatchListPageSize
 	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	if drain != nil {
+		return reflectorDrained{Reflector: r, drain: drain}
+	}
 	return r
 }
 
@@ -85,13 +97,16 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 				got := reflectortest.Play(sc, gate, reflectorBuildKcache)
 				reflectorCompareTraces(t, want.Trace, got.Trace)
 				if testing.Verbose() {
-					t.Logf("trace:\n%s", strings.Join(got.Trace, "\n"))
+					t.Logf("trace:\n%s\nqueued: %v transforms: %d", strings.Join(got.Trace, "\n"), got.Queued, got.TransformCalls)
 				}
 				if strings.Join(want.Final, " ") != strings.Join(got.Final, " ") {
 					t.Errorf("final store content differs:\nclient-go: %v\nkcache:    %v", want.Final, got.Final)
 				}
 				if final, ok := sc.ExpectedFinal(gate); ok && strings.Join(final, " ") != strings.Join(got.Final, " ") {
 					t.Errorf("final store content is %v, the scenario expects %v", got.Final, final)
+				}
+				if strings.Join(want.Queued, " ") != strings.Join(got.Queued, " ") {
+					t.Errorf("queued deltas differ:\nclient-go: %v\nkcache:    %v", want.Queued, got.Queued)
 				}
 				if want.TransformCalls != got.TransformCalls {
 					t.Errorf("transform ran %d times, client-go ran it %d times", got.TransformCalls, want.TransformCalls)

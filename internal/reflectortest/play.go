@@ -56,6 +56,16 @@ type Result struct {
 	TransformCalls int
 	// Waited lists the durations the Reflector waited on its clock.
 	Waited []time.Duration
+	// Queued lists what a scenario's queue held at the end, in pop order
+	// (see Drainer).
+	Queued []string
+}
+
+// Drainer is implemented by a Reflector a Factory built on a real queue
+// (Scenario.Queue): Drain closes the queue and pops everything, describing
+// each delta as "Type:object" (see DescribeDelta).
+type Drainer interface {
+	Drain() []string
 }
 
 // Play runs sc against the Reflector build makes, with the WatchListClient
@@ -75,6 +85,7 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	lw := NewListerWatcher(sc, trace, pump.FakeClock, cancel)
 	store := NewRecorder(trace)
 	store.FailNextReplaces(sc.FailReplaces)
+	store.RefuseTransformOf(sc.TransformFailOn)
 	retry, _ := sc.internalRetry()
 	r := build(Setup{LW: lw, Store: store, Clock: pump, ExpectedType: sc.expectedType(), Scenario: sc, MaxInternalErrorRetryDuration: retry})
 	rounds := sc.Rounds
@@ -88,7 +99,11 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	cancel()
 	lw.Release()
 	lw.Wait()
-	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited()}
+	var queued []string
+	if d, ok := r.(Drainer); ok {
+		queued = d.Drain()
+	}
+	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited(), Queued: queued}
 }
 
 // errorText renders a round's error.

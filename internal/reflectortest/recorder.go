@@ -21,6 +21,15 @@ type Recorder struct {
 	transformCalls int
 	// failReplaces is how many more Replace calls fail.
 	failReplaces int
+	// refuse is the name of the object Transform refuses ("" none).
+	refuse string
+}
+
+// RefuseTransformOf makes Transform fail for the object called name.
+func (s *Recorder) RefuseTransformOf(name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse = name
 }
 
 // NewRecorder returns an empty Recorder writing to trace.
@@ -112,8 +121,12 @@ func (s *Recorder) UpdateResourceVersion(rv string) {
 func (s *Recorder) Transform(obj interface{}) (interface{}, error) {
 	s.mu.Lock()
 	s.transformCalls++
+	refuse := s.refuse
 	s.mu.Unlock()
 	if accessor, err := meta.Accessor(obj); err == nil {
+		if refuse != "" && accessor.GetName() == refuse {
+			return nil, fmt.Errorf("transform refused %s", refuse)
+		}
 		accessor.SetLabels(nil)
 	}
 	return obj, nil

@@ -44,6 +44,18 @@ type Scenario struct {
 	ClientRefusesWatchList bool `json:"clientRefusesWatchList"`
 	// ConsistencyDetector enables util/consistencydetector for the play.
 	ConsistencyDetector bool `json:"consistencyDetector"`
+	// Queue, when set, makes the store a real queue of the library under
+	// test instead of the recording store: "deltafifo", "realfifo" or
+	// "realfifoAtomic"; store calls are then not traced and the queue is
+	// drained into Result.Queued at the end. The queue's transform is the
+	// scenario transform.
+	Queue string `json:"queue"`
+	// Known is the content of the queue's KnownObjects store (not with
+	// realfifoAtomic).
+	Known []Object `json:"known"`
+	// TransformFailOn makes the scenario transform refuse the object of
+	// that name.
+	TransformFailOn string `json:"transformFailOn"`
 	// FailReplaces makes the first FailReplaces store Replace calls fail.
 	FailReplaces int `json:"failReplaces"`
 	// Rounds bounds the number of ListAndWatch rounds (default 8).
@@ -164,6 +176,11 @@ func loadScenario(file string) (Scenario, error) {
 func (sc Scenario) validate() error {
 	if _, err := sc.internalRetry(); err != nil {
 		return err
+	}
+	switch sc.Queue {
+	case "", "deltafifo", "realfifo", "realfifoAtomic":
+	default:
+		return fmt.Errorf("unknown queue %q", sc.Queue)
 	}
 	for _, g := range sc.Gates {
 		if g != "on" && g != "off" {
