@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -15,6 +16,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 )
 
 // This file holds the Reflector's watch path: opening watches at the last
@@ -168,16 +170,26 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 	defer func() {
 		r.metrics.observeWatch(r.clock.Since(start).Seconds(), sink.events, isVeryShortWatch(err))
 	}()
+	var bookmarkWarnings <-chan time.Time
+	if sink.stopAtInitialEventsEnd {
+		ticker := newClockTicker(r.clock, initialEventsEndWarningPeriod)
+		defer ticker.Stop()
+		bookmarkWarnings = ticker.C()
+	}
+	var lastEvent time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return errStopRequested
 		case err := <-resyncErrs:
 			return err
+		case <-bookmarkWarnings:
+			r.warnInitialEventsEndMissing(ctx, start, lastEvent)
 		case event, ok := <-w.ResultChan():
 			if !ok {
 				return r.closedStreamError(ctx, start, sink.events)
 			}
+			lastEvent = r.clock.Now()
 			if event.Type == watch.Error {
 				return apierrors.FromObject(event.Object)
 			}
@@ -189,6 +201,69 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 		}
 	}
 }
+
+// initialEventsEndWarningPeriod is how often a WatchList stream still
+// waiting for its initial-events-end bookmark is warned about.
+const initialEventsEndWarningPeriod = 10 * time.Second
+
+// warnInitialEventsEndMissing logs that the initial-events-end bookmark
+// has not arrived, with the time since the stream's last event (since
+// start when there was none).
+func (r *Reflector) warnInitialEventsEndMissing(ctx context.Context, start, lastEvent time.Time) {
+	var err error
+	if lastEvent.IsZero() {
+		err = fmt.Errorf("%s: awaiting required bookmark event for initial events stream, no events received for %v", r.label, r.clock.Since(start))
+	} else {
+		err = fmt.Errorf("%s: hasn't received required bookmark event marking the end of initial events stream, received last event %v ago", r.label, r.clock.Since(lastEvent))
+	}
+	klog.FromContext(ctx).Info("Warning: event bookmark expired", "err", err)
+}
+
+// clockTicker is the part of clock.Ticker the Reflector uses.
+type clockTicker interface {
+	C() <-chan time.Time
+	Stop()
+}
+
+// newClockTicker returns a ticker of c (tests' fake clocks included), or
+// one built from c's timers when c has no tickers.
+func newClockTicker(c clock.Clock, period time.Duration) clockTicker {
+	if withTicker, ok := c.(clock.WithTicker); ok {
+		return withTicker.NewTicker(period)
+	}
+	return newTimerTicker(c, period)
+}
+
+// timerTicker ticks every period using c's timers; Stop ends its goroutine.
+type timerTicker struct {
+	ticks chan time.Time
+	stop  chan struct{}
+	once  sync.Once
+}
+
+func newTimerTicker(c clock.Clock, period time.Duration) *timerTicker {
+	t := &timerTicker{ticks: make(chan time.Time, 1), stop: make(chan struct{})}
+	go func() {
+		for {
+			timer := c.NewTimer(period)
+			select {
+			case <-t.stop:
+				timer.Stop()
+				return
+			case now := <-timer.C():
+				select {
+				case t.ticks <- now:
+				default:
+				}
+			}
+		}
+	}()
+	return t
+}
+
+func (t *timerTicker) C() <-chan time.Time { return t.ticks }
+
+func (t *timerTicker) Stop() { t.once.Do(func() { close(t.stop) }) }
 
 // isVeryShortWatch reports whether err is a *VeryShortWatchError.
 func isVeryShortWatch(err error) bool {
