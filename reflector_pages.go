@@ -69,6 +69,8 @@ type pageFetcher struct {
 	// progress and the position of the refused object in collected.
 	transformErr error
 	failAt       int
+	// nilItems records a nil item (see visitListItems) in the fetch.
+	nilItems bool
 
 	gate      sync.Mutex
 	abandoned bool // set by abandon; guarded by gate
@@ -138,7 +140,7 @@ func (p *pageFetcher) isAbandoned() bool {
 
 // reset empties the objects of the fetch in progress.
 func (p *pageFetcher) reset() {
-	p.collected, p.pending, p.transformErr, p.failAt = collectedObjects{}, nil, nil, 0
+	p.collected, p.pending, p.transformErr, p.failAt, p.nilItems = collectedObjects{}, nil, nil, 0, false
 }
 
 // fetch lists with options page by page: the first request carries the page
@@ -168,7 +170,7 @@ func (p *pageFetcher) fetch(options metav1.ListOptions) (listedState, error) {
 				return listedState{}, err
 			}
 		}
-		next, rv, err := p.absorbPage(&state, page)
+		next, rv, err := p.absorbPage(&state, page, first)
 		if err != nil {
 			return listedState{}, err
 		}
@@ -208,7 +210,7 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 		return listedState{}, err
 	}
 	state := listedState{paginated: paginated}
-	_, rv, err := p.absorbPage(&state, page)
+	_, rv, err := p.absorbPage(&state, page, true)
 	if err != nil {
 		return listedState{}, err
 	}
@@ -216,8 +218,39 @@ func (p *pageFetcher) fetchUnpaged(original metav1.ListOptions, paginated bool) 
 	return p.finish(state)
 }
 
+// visitListItems calls visit with each item of page, copied out of it. An
+// entire list is read as meta.ExtractListWithAlloc reads it (a RawExtension
+// without an object becomes a *runtime.Unknown holding its bytes); the
+// pages of a paged list as the pager visits them (such an item is nil).
+func visitListItems(page runtime.Object, whole bool, visit func(runtime.Object) error) error {
+	if !whole {
+		return meta.EachListItemWithAlloc(page, visit)
+	}
+	items, err := meta.ExtractListWithAlloc(page)
+	if err != nil {
+		return err
+	}
+	for i, item := range items {
+		items[i] = nil
+		if err := visit(item); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// panicOnMergedNilItem panics as client-go does when the merged pages of a
+// paged list hold a nil item (a RawExtension without an object).
+func panicOnMergedNilItem() {
+	var missing interface{}
+	_ = missing.(runtime.Object) // NB: panics "interface conversion: interface is nil, not runtime.Object"
+}
+
 // finish transforms the last page and hands over the collected objects.
 func (p *pageFetcher) finish(state listedState) (listedState, error) {
+	if state.paginated && p.nilItems {
+		panicOnMergedNilItem()
+	}
 	if err := p.flushPending(); err != nil {
 		return listedState{}, err
 	}
@@ -256,9 +289,10 @@ func isTableObject(obj runtime.Object) bool {
 // absorbPage takes the items of page: straight into the collected objects
 // without a transform, else as the new pending page after the previous
 // pending page was transformed. It returns the page's continue token and
-// resource version. The page itself is not retained: each item is copied
-// out of its slice as it is visited.
-func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (string, string, error) {
+// resource version. whole says the page may be the entire list (a first
+// page, or the unpaged fallback). The page itself is not retained: each
+// item is copied out of its slice as it is visited.
+func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole bool) (string, string, error) {
 	listMeta, err := meta.ListAccessor(page)
 	if err != nil {
 		return "", "", fmt.Errorf("returned object must be a list: %v", err)
@@ -269,15 +303,18 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object) (strin
 	if p.transform != nil {
 		incoming = make([]runtime.Object, 0, meta.LenList(page))
 	}
-	err = meta.EachListItemWithAlloc(page, func(item runtime.Object) error {
+	take := func(item runtime.Object) error {
+		if item == nil {
+			p.nilItems = true
+		}
 		if p.transform == nil {
 			p.collected.add(item)
 		} else {
 			incoming = append(incoming, item)
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := visitListItems(page, whole && listMeta.GetContinue() == "", take); err != nil {
 		return "", "", err
 	}
 	if err := p.flushPending(); err != nil {

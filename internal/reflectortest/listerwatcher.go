@@ -73,6 +73,9 @@ func (l *ListerWatcher) ListWithContext(ctx context.Context, options metav1.List
 	if step.NotAList {
 		return Object{Name: "not-a-list", ResourceVersion: step.ResourceVersion}.Build(), nil
 	}
+	if step.RawItems != "" {
+		return step.buildRawList(), nil
+	}
 	if step.Table {
 		return step.buildTable(), nil
 	}

@@ -1,6 +1,7 @@
 package reflectortest
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -139,6 +140,22 @@ func (l ListStep) buildList(unstructuredItems bool) runtime.Object {
 	list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: l.ResourceVersion, Continue: l.Continue}}
 	for _, item := range l.Items {
 		list.Items = append(list.Items, *item.Build().(*v1.Pod))
+	}
+	return list
+}
+
+// buildRawList returns the list as a metav1.List of RawExtensions, holding
+// each item's JSON ("raw") or the item itself ("object").
+func (l ListStep) buildRawList() runtime.Object {
+	list := &metav1.List{ListMeta: metav1.ListMeta{ResourceVersion: l.ResourceVersion, Continue: l.Continue}}
+	for _, item := range l.Items {
+		obj := item.Build()
+		if l.RawItems == "object" {
+			list.Items = append(list.Items, runtime.RawExtension{Object: obj})
+			continue
+		}
+		raw, _ := json.Marshal(obj)
+		list.Items = append(list.Items, runtime.RawExtension{Raw: raw})
 	}
 	return list
 }

@@ -93,7 +93,11 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 		rounds = 8
 	}
 	for round := 1; round <= rounds && ctx.Err() == nil; round++ {
-		err := r.ListAndWatchWithContext(ctx)
+		err, panicked := playRound(ctx, r)
+		if panicked != nil {
+			trace.Add(fmt.Sprintf("ROUND %d -> PANIC %T: %v", round, panicked, panicked))
+			break
+		}
 		trace.Add(fmt.Sprintf("ROUND %d -> %s lastSyncRV=%q", round, errorText(err), r.LastSyncResourceVersion()))
 	}
 	cancel()
@@ -104,6 +108,13 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 		queued = d.Drain()
 	}
 	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited(), Queued: queued}
+}
+
+// playRound runs one ListAndWatch round and returns its error, or what it
+// panicked with.
+func playRound(ctx context.Context, r Reflector) (err error, panicked interface{}) {
+	defer func() { panicked = recover() }()
+	return r.ListAndWatchWithContext(ctx), nil
 }
 
 // errorText renders a round's error.

@@ -80,17 +80,22 @@ func (s *Recorder) ReplaceTransformed(list []interface{}, rv string) error {
 func (s *Recorder) replace(verb string, list []interface{}, rv string) error {
 	described := make([]string, 0, len(list))
 	next := make(map[string]string, len(list))
+	var keyErr error
 	for _, obj := range list {
-		key, err := keyOf(obj)
-		if err != nil {
-			return err
-		}
 		d := Describe(obj)
 		described = append(described, d)
+		key, err := keyOf(obj)
+		if err != nil {
+			keyErr = err
+			continue
+		}
 		next[key] = d
 	}
 	sort.Strings(described)
 	s.trace.Add(fmt.Sprintf("%s rv=%q [%s]", verb, rv, strings.Join(described, " ")))
+	if keyErr != nil {
+		return keyErr
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failReplaces > 0 {

@@ -83,6 +83,10 @@ type ListStep struct {
 	Error string `json:"error"`
 	// NotAList answers with a single Pod instead of a list.
 	NotAList bool `json:"notAList"`
+	// RawItems answers with a metav1.List whose items are RawExtensions:
+	// "raw" (the JSON of each item, no object), "object" (the object), or
+	// "" (a typed list).
+	RawItems string `json:"rawItems"`
 	// Table answers with a meta.k8s.io/v1 Table (an UnstructuredList of
 	// kind Table whose items are the rows), as a client asking as=Table gets.
 	Table bool `json:"table"`
