@@ -37,7 +37,7 @@ func reflectorCrashCases() map[string]reflectorCrashCase {
 	okWatch := func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil }
 	keep := func(obj interface{}) (interface{}, error) { return obj, nil }
 	return map[string]reflectorCrashCase{
-		"a panicking ListFunc": {list: func(metav1.ListOptions) (kruntime.Object, error) { panic("list boom") }, watch: okWatch, transform: keep},
+		"a panicking ListFunc":  {list: func(metav1.ListOptions) (kruntime.Object, error) { panic("list boom") }, watch: okWatch, transform: keep},
 		"a panicking WatchFunc": {list: okList, watch: func(metav1.ListOptions) (watch.Interface, error) { panic("watch boom") }, transform: keep},
 		"a panicking transform": {list: okList, watch: okWatch, transform: func(interface{}) (interface{}, error) { panic("transform boom") }},
 		"a panicking watch error handler": {list: okList, watch: func(metav1.ListOptions) (watch.Interface, error) { return nil, fmt.Errorf("no watch") },
