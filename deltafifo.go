@@ -330,6 +330,17 @@ func (f *DeltaFIFO) replacePartlyTransformed(list []interface{}, _ string, failA
 	return f.replace(list, refusingAfter(failAt, failure))
 }
 
+// checkReplaceKey is the key error Replace stops at for obj; it implements
+// the Reflector's transformedReplacer.
+func (f *DeltaFIFO) checkReplaceKey(obj interface{}) error {
+	_, err := f.keyErrOf(obj)
+	return err
+}
+
+// keysBeforeTransform is false: Replace keys and transforms one object
+// after the other (the Reflector's transformedReplacer).
+func (f *DeltaFIFO) keysBeforeTransform() bool { return false }
+
 // replace is Replace with the given transformer (nil: none).
 func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error {
 	f.lock.Lock()

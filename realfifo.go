@@ -354,6 +354,21 @@ func (f *RealFIFO) replacePartlyTransformed(newItems []interface{}, resourceVers
 	return f.replace(newItems, resourceVersion, refusingAfter(failAt, failure))
 }
 
+// checkReplaceKey is the key error Replace stops at for obj (none in
+// atomic mode, which does not key a Replace); it implements the Reflector's
+// transformedReplacer.
+func (f *RealFIFO) checkReplaceKey(obj interface{}) error {
+	if f.atomicEvents {
+		return nil
+	}
+	_, err := f.keyOf(obj)
+	return err
+}
+
+// keysBeforeTransform is true outside atomic mode: Replace keys every
+// object before transforming any (the Reflector's transformedReplacer).
+func (f *RealFIFO) keysBeforeTransform() bool { return !f.atomicEvents }
+
 // replace is Replace with the given transformer (nil: none).
 func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, transform TransformFunc) error {
 	if f.atomicEvents {

@@ -121,23 +121,30 @@ type ReflectorBookmarkStore interface {
 //
 // replacePartlyTransformed is Replace for a list whose objects before failAt
 // went through the transformer, which then refused list[failAt] with
-// failure (the objects from failAt on are untransformed): it must leave the
-// store exactly as Replace leaves it when its transformer fails on that
-// object, and return what Replace returns then, without calling the
-// transformer.
+// failure (the objects from failAt on are untransformed; failure is nil when
+// the Reflector stopped transforming because checkReplaceKey failed on
+// list[failAt]): it must leave the store exactly as Replace leaves it then,
+// and return what Replace returns, without calling the transformer.
+// checkReplaceKey returns the key error Replace would stop at for obj
+// before transforming it (nil when Replace does not key objects);
+// keysBeforeTransform says Replace keys every object before transforming
+// any (else it keys and transforms one object after the other).
 type transformedReplacer interface {
 	TransformingStore
 	replaceTransformed(list []interface{}, resourceVersion string) error
 	replacePartlyTransformed(list []interface{}, resourceVersion string, failAt int, failure error) error
+	checkReplaceKey(obj interface{}) error
+	keysBeforeTransform() bool
 }
 
 // refusingAfter returns a transform that passes its first n objects through
-// unchanged and refuses the next with failure: what replaying a transform
-// that already ran on a list up to its refusal looks like.
+// unchanged and refuses the next with failure (every further one passes
+// when failure is nil): what replaying a transform that already ran on a
+// list up to where it stopped looks like.
 func refusingAfter(n int, failure error) TransformFunc {
 	calls := 0
 	return func(obj interface{}) (interface{}, error) {
-		if calls >= n {
+		if calls >= n && failure != nil {
 			return nil, failure
 		}
 		calls++

@@ -87,14 +87,15 @@ func (r *Reflector) replaceStore(items []interface{}, resourceVersion string, tr
 }
 
 // replaceListed hands a listed snapshot to the store and empties state.
-// When the transform refused an object, the store (one of kcache's queues)
-// is told so and does what its Replace does on that refusal: it keeps what
-// it queued before the refused object and returns the error.
+// When transforming stopped (the transform refused an object, or the store
+// cannot key it), the store (one of kcache's queues) is told where and does
+// what its Replace does there: it keeps what it queued before that object
+// and returns the error.
 func (r *Reflector) replaceListed(state *listedState) error {
 	items, rv := state.items, state.resourceVersion
-	transformed, failAt, failure := state.transformed, state.failAt, state.transformErr
+	transformed, stopped, failAt, failure := state.transformed, state.stopped, state.failAt, state.transformErr
 	*state = listedState{}
-	if failure != nil {
+	if stopped {
 		return r.sink.(transformedReplacer).replacePartlyTransformed(items, rv, failAt, failure)
 	}
 	return r.replaceStore(items, rv, transformed)

@@ -123,3 +123,7 @@ func TestTransformErrorDuringAPagedListFetchesEveryPageAndHandsTheStoreTheRefusa
 		t.Errorf("round ended with %q, want the store's error", last)
 	}
 }
+
+func (s failingTransformStore) checkReplaceKey(interface{}) error { return nil }
+
+func (s failingTransformStore) keysBeforeTransform() bool { return false }

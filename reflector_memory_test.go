@@ -258,3 +258,7 @@ func TestInitialSyncPeakHeapStaysNearTheTransformedSize(t *testing.T) {
 	}
 	t.Logf("per-page transform peak %.1f MiB vs whole-list %.1f MiB", float64(perPage)/mb, float64(whole)/mb)
 }
+
+func (s holdingKcacheStore) checkReplaceKey(interface{}) error { return nil }
+
+func (s holdingKcacheStore) keysBeforeTransform() bool { return false }

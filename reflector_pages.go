@@ -39,9 +39,11 @@ type listedState struct {
 	paginated bool
 	// transformed is true when items went through the store's transformer.
 	transformed bool
-	// transformErr is the transform's refusal of items[failAt]; the objects
-	// from failAt on are untransformed. The list is still fetched to the end
-	// (the same requests as when the store transforms).
+	// stopped says transforming stopped at items[failAt]: the transform
+	// refused it (transformErr) or the store cannot key it (transformErr
+	// nil); the objects from failAt on are untransformed. The list is still
+	// fetched to the end (the same requests as when the store transforms).
+	stopped      bool
 	transformErr error
 	failAt       int
 }
@@ -65,8 +67,16 @@ type pageFetcher struct {
 	collected collectedObjects
 	// pending holds the raw items of the latest page, not yet transformed.
 	pending []runtime.Object
-	// transformErr and failAt are the first refusal of the fetch in
-	// progress and the position of the refused object in collected.
+	// keyCheck reports the store's key error for an object, checked before
+	// transforming it (as the store's Replace would).
+	keyCheck func(obj interface{}) error
+	// keysFirst says the store keys every object before transforming any;
+	// a page is then key-checked whole before it is transformed.
+	keysFirst bool
+	// stopped, transformErr and failAt: transforming stopped at position
+	// failAt of collected, refused by the transform (transformErr) or for
+	// a key error (transformErr nil).
+	stopped      bool
 	transformErr error
 	failAt       int
 	// nilItems records a nil item (see visitListItems) in the fetch.
@@ -78,7 +88,7 @@ type pageFetcher struct {
 
 // newPageFetcher prepares the requests of one list operation.
 func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFetcher {
-	return &pageFetcher{
+	p := &pageFetcher{
 		list: func(options metav1.ListOptions) (runtime.Object, error) {
 			return r.source.ListWithContext(ctx, options)
 		},
@@ -86,6 +96,11 @@ func (r *Reflector) newPageFetcher(ctx context.Context, pageSize int64) *pageFet
 		typeLabel: r.typeLabel,
 		transform: r.storeTransformer(),
 	}
+	if p.transform != nil {
+		replacer := r.sink.(transformedReplacer)
+		p.keyCheck, p.keysFirst = replacer.checkReplaceKey, replacer.keysBeforeTransform()
+	}
+	return p
 }
 
 // fetchResult carries the outcome of a fetch out of its goroutine.
@@ -140,7 +155,8 @@ func (p *pageFetcher) isAbandoned() bool {
 
 // reset empties the objects of the fetch in progress.
 func (p *pageFetcher) reset() {
-	p.collected, p.pending, p.transformErr, p.failAt, p.nilItems = collectedObjects{}, nil, nil, 0, false
+	p.collected, p.pending, p.nilItems = collectedObjects{}, nil, false
+	p.stopped, p.transformErr, p.failAt = false, nil, 0
 }
 
 // fetch lists with options page by page: the first request carries the page
@@ -255,7 +271,7 @@ func (p *pageFetcher) finish(state listedState) (listedState, error) {
 		return listedState{}, err
 	}
 	state.items = p.collected.take()
-	state.transformErr, state.failAt = p.transformErr, p.failAt
+	state.stopped, state.transformErr, state.failAt = p.stopped, p.transformErr, p.failAt
 	return state, nil
 }
 
@@ -280,8 +296,11 @@ func (p *pageFetcher) refuseTable(page runtime.Object) error {
 }
 
 // isTableObject reports whether obj says it is a meta.k8s.io Table, of any
-// version.
+// version; nil is not.
 func isTableObject(obj runtime.Object) bool {
+	if obj == nil {
+		return false
+	}
 	gvk := obj.GetObjectKind().GroupVersionKind()
 	return gvk.Group == metav1.GroupName && gvk.Kind == "Table"
 }
@@ -325,13 +344,24 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole 
 }
 
 // flushPending transforms the pending page into the collected objects.
-// After a refusal the remaining objects are collected untransformed (the
-// store's Replace is told where the refusal was). It returns
+// After a refusal, or at an object the store cannot key, the remaining
+// objects are collected untransformed (the store's Replace is told where). It returns
 // errFetchAbandoned when the fetch was abandoned.
 func (p *pageFetcher) flushPending() error {
+	if p.keysFirst && !p.stopped {
+		for _, item := range p.pending {
+			if p.keyCheck(item) != nil {
+				p.stopped, p.failAt = true, p.collected.count
+				break
+			}
+		}
+	}
 	for i, item := range p.pending {
 		p.pending[i] = nil
-		if p.transformErr != nil {
+		if !p.stopped && p.keyCheck(item) != nil {
+			p.stopped, p.failAt = true, p.collected.count
+		}
+		if p.stopped {
 			p.collected.add(item)
 			continue
 		}
@@ -340,7 +370,7 @@ func (p *pageFetcher) flushPending() error {
 			return errFetchAbandoned
 		}
 		if err != nil {
-			p.transformErr, p.failAt = err, p.collected.count
+			p.stopped, p.transformErr, p.failAt = true, err, p.collected.count
 			obj = item
 		}
 		p.collected.add(obj)

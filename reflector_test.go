@@ -513,3 +513,7 @@ func TestReflectorReportsListsWatchesAndResourceVersionsToItsMetrics(t *testing.
 		}
 	}
 }
+
+func (s kcacheTransformingStore) checkReplaceKey(interface{}) error { return nil }
+
+func (s kcacheTransformingStore) keysBeforeTransform() bool { return false }

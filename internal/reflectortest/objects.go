@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -108,6 +109,10 @@ func (o Object) namespace() string {
 // Build returns the runtime object o describes.
 func (o Object) Build() runtime.Object {
 	switch o.Kind {
+	case "nil":
+		return nil
+	case "Value":
+		return ValueObject{Name: o.Name}
 	case "Status":
 		return &metav1.Status{Status: metav1.StatusSuccess, Message: o.Name}
 	case "Node":
@@ -124,6 +129,19 @@ func (o Object) Build() runtime.Object {
 	}
 	return &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: o.Name, Namespace: o.namespace(), ResourceVersion: o.ResourceVersion, Labels: copyLabels(o.Labels)}}
 }
+
+// ValueObject is a runtime.Object implemented on a value (not a pointer),
+// without object metadata: bad input for a Reflector.
+type ValueObject struct {
+	// Name tells objects apart in traces.
+	Name string
+}
+
+// GetObjectKind implements runtime.Object.
+func (ValueObject) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+
+// DeepCopyObject implements runtime.Object.
+func (v ValueObject) DeepCopyObject() runtime.Object { return v }
 
 // buildList returns the list a ListStep describes, typed like its items.
 func (l ListStep) buildList(unstructuredItems bool) runtime.Object {
@@ -177,7 +195,7 @@ func (l ListStep) buildTable() runtime.Object {
 
 // buildEvent returns the watch event e describes.
 func (e Event) buildEvent(unstructuredItems bool) watch.Event {
-	if e.Type == "ERROR" {
+	if e.Type == "ERROR" && e.Error != "" {
 		return watch.Event{Type: watch.Error, Object: statusOf(e.Error)}
 	}
 	obj := e.Object
@@ -185,7 +203,7 @@ func (e Event) buildEvent(unstructuredItems bool) watch.Event {
 		obj.Kind = "Unstructured"
 	}
 	built := obj.Build()
-	if e.InitialEventsEnd {
+	if e.InitialEventsEnd && built != nil {
 		accessor, _ := metaAccessor(built)
 		accessor.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
 	}

@@ -53,6 +53,11 @@ type Scenario struct {
 	// Known is the content of the queue's KnownObjects store (not with
 	// realfifoAtomic).
 	Known []Object `json:"known"`
+	// WatchListTransformsOnce marks a queue scenario streaming objects with
+	// WatchList on, where kcache transforms each streamed object once and
+	// client-go twice (a documented deliberate difference): there kcache's
+	// transform count must be below client-go's rather than equal.
+	WatchListTransformsOnce bool `json:"watchListTransformsOnce"`
 	// TransformFailOn makes the scenario transform refuse the object of
 	// that name.
 	TransformFailOn string `json:"transformFailOn"`
@@ -127,8 +132,10 @@ type Object struct {
 	// ResourceVersion of the object.
 	ResourceVersion string `json:"rv"`
 	// Kind is "Pod" (default), "Node" (a wrong type), "Status" (an object
-	// without object metadata) or "Unstructured" (an unstructured object of
-	// APIVersion/UKind).
+	// without object metadata), "Unstructured" (an unstructured object of
+	// APIVersion/UKind), "nil" (no object) or "Value" (a runtime.Object
+	// implemented on a value, without metadata). An ERROR event without
+	// Error carries the object itself.
 	Kind string `json:"kind"`
 	// APIVersion and UKind of an unstructured object (default v1 / Pod).
 	APIVersion string `json:"apiVersion"`
@@ -209,7 +216,7 @@ func (sc Scenario) validate() error {
 			}
 		}
 		for _, e := range w.Events {
-			if e.Type == "ERROR" && MakeError(e.Error) == nil {
+			if e.Type == "ERROR" && e.Error != "" && MakeError(e.Error) == nil {
 				return fmt.Errorf("unknown error %q", e.Error)
 			}
 		}
