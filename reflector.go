@@ -362,7 +362,7 @@ func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 		var err error
 		w, err = r.watchList(ctx)
 		if err != nil {
-			logger.V(4).Info("WatchList failed, falling back to a regular list", "reflector", r.label, "err", err)
+			logger.V(4).Info("Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver.", "err", err)
 		} else if w == nil {
 			return nil // stopped while streaming
 		}
@@ -371,11 +371,12 @@ func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
 		if err := r.list(ctx); err != nil {
 			return err
 		}
-		if ctx.Err() != nil {
-			return nil
-		}
 	}
+	// NB: logged even when the list was cut short by ctx, as client-go does.
 	logger.V(2).Info("Caches populated", "type", r.typeLabel, "reflector", r.label)
+	if w == nil && ctx.Err() != nil {
+		return nil
+	}
 	return r.watchWithResync(ctx, w)
 }
 

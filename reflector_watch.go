@@ -80,18 +80,18 @@ func (r *Reflector) watchLoop(ctx context.Context, w watch.Interface, resyncErrs
 		}
 		switch {
 		case isExpiredError(err):
-			logger.V(4).Info("Watch closed because the resource version expired", "reflector", r.label, "type", r.typeLabel, "err", err)
+			logger.V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "err", err)
 		case apierrors.IsTooManyRequests(err):
-			logger.V(2).Info("Watch was throttled, backing off", "reflector", r.label, "type", r.typeLabel)
+			logger.V(2).Info("Watch returned 429 - backing off", "reflector", r.label, "type", r.typeLabel)
 			if !r.waitDelay(ctx) {
 				return nil
 			}
 			continue
 		case apierrors.IsInternalError(err) && internalErrors.ShouldRetry():
-			logger.V(2).Info("Watch ended with an internal error, retrying", "reflector", r.label, "type", r.typeLabel, "err", err)
+			logger.V(2).Info("Retrying watch after internal error", "reflector", r.label, "type", r.typeLabel, "err", err)
 			continue
 		default:
-			logger.Info("Warning: watch ended with an error", "reflector", r.label, "type", r.typeLabel, "err", err)
+			logger.Info("Warning: watch ended with error", "reflector", r.label, "type", r.typeLabel, "err", err)
 		}
 		return nil
 	}
@@ -112,7 +112,7 @@ func (r *Reflector) openWatch(ctx context.Context) (w watch.Interface, holdRV bo
 		return w, options.ResourceVersion == "" || options.ResourceVersion == "0", false, nil
 	}
 	if isWaitableOpenError(err) {
-		klog.FromContext(ctx).V(2).Info("Watch failed, will retry after a delay", "reflector", r.label, "type", r.typeLabel, "err", err)
+		klog.FromContext(ctx).V(4).Info("Watch failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
 		return nil, false, true, nil
 	}
 	return nil, false, false, err
@@ -195,6 +195,7 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 			}
 			r.applyEvent(ctx, event, sink)
 			if sink.reachedInitialEventsEnd && sink.stopAtInitialEventsEnd {
+				klog.FromContext(ctx).V(4).Info("Exiting watch because received the bookmark that marks the end of initial events stream", "reflector", r.label, "totalItems", sink.events, "duration", r.clock.Since(start))
 				keepOpen = true
 				return nil
 			}
@@ -278,7 +279,7 @@ func (r *Reflector) closedStreamError(ctx context.Context, start time.Time, even
 	if events == 0 && r.clock.Since(start) < time.Second {
 		return &VeryShortWatchError{Name: r.label}
 	}
-	klog.FromContext(ctx).V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "totalItems", events)
+	klog.FromContext(ctx).V(4).Info("Watch close", "reflector", r.label, "type", r.typeLabel, "totalItems", events)
 	return nil
 }
 
@@ -306,7 +307,7 @@ func (r *Reflector) applyEvent(ctx context.Context, event watch.Event, sink *eve
 	case watch.Bookmark:
 		r.applyBookmark(ctx, sink, accessor, rv)
 	default:
-		utilruntime.HandleErrorWithContext(ctx, fmt.Errorf("unknown watch event type %q", event.Type), "Unknown watch event", "reflector", r.label, "event", event)
+		utilruntime.HandleErrorWithContext(ctx, nil, "Unknown watch event", "reflector", r.label, "event", event)
 	}
 	if isKnownNonAddedEvent(event.Type) {
 		sink.holdRV = false
@@ -346,15 +347,15 @@ func (r *Reflector) acceptsObject(ctx context.Context, obj runtime.Object) bool 
 			return false
 		}
 	}
-	if isTableObject(obj) {
-		utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object in Table format", "reflector", r.label, "actualGVK", obj.GetObjectKind().GroupVersionKind())
-		return false
-	}
 	if r.objectKind != nil {
 		if actual := obj.GetObjectKind().GroupVersionKind(); actual != *r.objectKind {
 			utilruntime.HandleErrorWithContext(ctx, nil, "Unexpected watch event object gvk", "reflector", r.label, "expectedGVK", r.objectKind, "actualGVK", actual)
 			return false
 		}
+	}
+	if isTableObject(obj) {
+		utilruntime.HandleErrorWithContext(ctx, nil, "Unsupported watch event object gvk", "reflector", r.label, "actualGVK", obj.GetObjectKind().GroupVersionKind())
+		return false
 	}
 	return true
 }

@@ -48,8 +48,11 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			if giveUp {
 				return nil, err
 			}
-			if retry && !r.waitDelay(ctx) {
-				return nil, nil
+			if retry {
+				logger.V(2).Info("watch-list failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
+				if !r.waitDelay(ctx) {
+					return nil, nil
+				}
 			}
 			continue
 		}
@@ -69,6 +72,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 				continue
 			}
 			if apierrors.IsTooManyRequests(err) {
+				logger.V(2).Info("watch-list failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
 				if !r.waitDelay(ctx) {
 					return nil, nil
 				}
@@ -77,7 +81,6 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			return nil, err
 		}
 		if !sink.reachedInitialEventsEnd {
-			logger.V(4).Info("WatchList stream ended before the initial events ended, retrying", "reflector", r.label)
 			continue
 		}
 		initTrace.Step("Objects streamed")

@@ -105,6 +105,7 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 				if final, ok := sc.ExpectedFinal(gate); ok && strings.Join(final, " ") != strings.Join(got.Final, " ") {
 					t.Errorf("final store content is %v, the scenario expects %v", got.Final, final)
 				}
+				reflectorCompareLogs(t, want.Logs, got.Logs)
 				if strings.Join(want.Queued, " ") != strings.Join(got.Queued, " ") {
 					t.Errorf("queued deltas differ:\nclient-go: %v\nkcache:    %v", want.Queued, got.Queued)
 				}
@@ -135,6 +136,26 @@ func reflectorCompareTraces(t *testing.T, want, got []string) {
 		}
 		if w != g {
 			t.Errorf("traces differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go trace:\n%s\n--- kcache trace:\n%s",
+				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
+			return
+		}
+	}
+}
+
+// reflectorCompareLogs reports the first difference between two log
+// transcripts, with both in full.
+func reflectorCompareLogs(t *testing.T, want, got []string) {
+	t.Helper()
+	for i := 0; i < max(len(want), len(got)); i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			t.Errorf("logs differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go logs:\n%s\n--- kcache logs:\n%s",
 				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
 			return
 		}

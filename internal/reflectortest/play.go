@@ -14,6 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+
+	"github.com/go-logr/logr/funcr"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/util/consistencydetector"
 	"k8s.io/utils/clock"
@@ -59,6 +62,9 @@ type Result struct {
 	// Queued lists what a scenario's queue held at the end, in pop order
 	// (see Drainer).
 	Queued []string
+	// Logs lists what the Reflector logged through the rounds' context
+	// logger (every verbosity), in order.
+	Logs []string
 }
 
 // Drainer is implemented by a Reflector a Factory built on a real queue
@@ -80,7 +86,9 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	trace := &Trace{}
 	pump := NewPumpClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	defer pump.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
+	logs := &Trace{}
+	logger := funcr.New(func(prefix, args string) { logs.Add(strings.TrimSpace(prefix + " " + args)) }, funcr.Options{Verbosity: 10})
+	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logger))
 	defer cancel()
 	lw := NewListerWatcher(sc, trace, pump.FakeClock, cancel)
 	store := NewRecorder(trace)
@@ -107,7 +115,7 @@ func Play(sc Scenario, watchList bool, build Factory) Result {
 	if d, ok := r.(Drainer); ok {
 		queued = d.Drain()
 	}
-	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited(), Queued: queued}
+	return Result{Trace: trace.Lines(), Final: store.Content(), TransformCalls: store.TransformCalls(), Waited: pump.Waited(), Queued: queued, Logs: logs.Lines()}
 }
 
 // playRound runs one ListAndWatch round and returns its error, or what it
