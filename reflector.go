@@ -163,18 +163,19 @@ type WatchErrorHandler func(r *Reflector, err error)
 type WatchErrorHandlerWithContext func(ctx context.Context, r *Reflector, err error)
 
 // DefaultWatchErrorHandler is the handler a Reflector starts with; it logs
-// err at a level that fits its kind. Expected endings of a watch (the resource version expired, the stream
-// ended) are logged at a debug verbosity; everything else is reported
-// through utilruntime.HandleErrorWithContext.
+// err at a level that fits its kind: an expired resource version at V(4),
+// a bare io.EOF not at all (the stream ended), a bare io.ErrUnexpectedEOF at
+// V(1); everything else (wrapped EOFs included) is reported through
+// utilruntime.HandleErrorWithContext.
 func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 	logger := klog.FromContext(ctx)
 	switch {
 	case isExpiredError(err):
-		logger.V(4).Info("Watch ended because the resource version expired", "reflector", r.label, "type", r.typeLabel, "err", err)
-	case errors.Is(err, io.EOF):
-		logger.V(4).Info("Watch ended with EOF", "reflector", r.label, "type", r.typeLabel)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		logger.V(1).Info("Watch ended with an unexpected EOF", "reflector", r.label, "type", r.typeLabel, "err", err)
+		logger.V(4).Info("Watch closed", "reflector", r.label, "type", r.typeLabel, "err", err)
+	case err == io.EOF: //nolint:errorlint // NB: only the bare EOF is the normal end; a wrapped one is reported, as in client-go
+		// The watch ended normally: nothing to report.
+	case err == io.ErrUnexpectedEOF: //nolint:errorlint // only the bare one, as above
+		logger.V(1).Info("Watch closed with unexpected EOF", "reflector", r.label, "type", r.typeLabel, "err", err)
 	default:
 		utilruntime.HandleErrorWithContext(ctx, err, "Failed to watch", "reflector", r.label, "type", r.typeLabel)
 	}
