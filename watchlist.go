@@ -32,7 +32,6 @@ import (
 // unavailable (the next attempt asks for the most recent state), and after
 // a backoff delay when the connection is refused or throttled.
 func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
-	logger := klog.FromContext(ctx)
 	initTrace := trace.New("Reflector WatchList", trace.Field{Key: "name", Value: r.label})
 	defer initTrace.LogIfLong(10 * time.Second)
 	start := r.clock.Now()
@@ -48,11 +47,8 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			if giveUp {
 				return nil, err
 			}
-			if retry {
-				logger.V(2).Info("watch-list failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
-				if !r.waitDelay(ctx) {
-					return nil, nil
-				}
+			if retry && !r.backOffWatchList(ctx, err) {
+				return nil, nil
 			}
 			continue
 		}
@@ -64,21 +60,11 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		}
 		err = r.consumeEvents(ctx, w, opened, &sink, nil)
 		if err != nil {
-			if errors.Is(err, errStopRequested) {
-				return nil, nil
-			}
-			if isResourceVersionUnavailable(err) {
-				r.setResourceVersionUnavailable(true)
+			retry, failure := r.retryStreamError(ctx, err)
+			if retry {
 				continue
 			}
-			if apierrors.IsTooManyRequests(err) {
-				logger.V(2).Info("watch-list failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
-				if !r.waitDelay(ctx) {
-					return nil, nil
-				}
-				continue
-			}
-			return nil, err
+			return nil, failure
 		}
 		if !sink.reachedInitialEventsEnd {
 			continue
@@ -92,6 +78,30 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 		r.metrics.observeList(r.clock.Since(start).Seconds(), streamed)
 		return w, nil
 	}
+}
+
+// retryStreamError decides what a stream that ended with err before its
+// initial events ended leads to: a new attempt at once (the resource
+// version is unavailable) or after a backoff delay (429), an end without
+// error (ctx done, also while waiting), or the fall back to List (failure).
+func (r *Reflector) retryStreamError(ctx context.Context, err error) (retry bool, failure error) {
+	switch {
+	case errors.Is(err, errStopRequested):
+		return false, nil
+	case isResourceVersionUnavailable(err):
+		r.setResourceVersionUnavailable(true)
+		return true, nil
+	case apierrors.IsTooManyRequests(err):
+		return r.backOffWatchList(ctx, err), nil
+	}
+	return false, err
+}
+
+// backOffWatchList logs err and waits the backoff delay; false when ctx
+// ended first.
+func (r *Reflector) backOffWatchList(ctx context.Context, err error) bool {
+	klog.FromContext(ctx).V(2).Info("watch-list failed - backing off", "reflector", r.label, "type", r.typeLabel, "err", err)
+	return r.waitDelay(ctx)
 }
 
 // lentTransform is the transform of a TransformingStore, which the snapshot
