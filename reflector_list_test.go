@@ -127,3 +127,42 @@ func TestTransformErrorDuringAPagedListFetchesEveryPageAndHandsTheStoreTheRefusa
 func (s failingTransformStore) checkReplaceKey(interface{}) error { return nil }
 
 func (s failingTransformStore) keysBeforeTransform() bool { return false }
+
+func TestExpiredContinueTransformsOnlyPagesBeforeTheLastGoodOne(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	page := func(cont string, names ...string) reflectortest.ListStep {
+		step := reflectortest.ListStep{ResourceVersion: "10", Continue: cont}
+		for _, n := range names {
+			step.Items = append(step.Items, reflectortest.Object{Name: n, ResourceVersion: "1"})
+		}
+		return step
+	}
+	full := page("", "a", "b", "c")
+	expired := reflectortest.ListStep{Error: "expired"}
+	cases := []struct {
+		name  string
+		lists []reflectortest.ListStep
+		want  int
+	}{
+		// As client-go: only the full list is transformed.
+		{"page 2 expires", []reflectortest.ListStep{page("t1", "a"), expired, full}, 3},
+		// Deliberate difference: page 1 was transformed when page 2 arrived.
+		{"page 3 expires", []reflectortest.ListStep{page("t1", "a"), page("t2", "b"), expired, full}, 4},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := reflectortest.Scenario{Name: tc.name, Lists: tc.lists, Rounds: 1}
+			var replaces, transformedReplaces int
+			wrap := func(r *reflectortest.Recorder) ReflectorStore {
+				return kcacheTransformingStore{Recorder: r, replaces: &replaces, transformedReplaces: &transformedReplaces}
+			}
+			got := reflectortest.Play(sc, false, buildReflector(false, wrap))
+			if got.TransformCalls != tc.want {
+				t.Errorf("transform ran %d times, want %d", got.TransformCalls, tc.want)
+			}
+			if want := []string{"ns/a@1", "ns/b@1", "ns/c@1"}; strings.Join(got.Final, " ") != strings.Join(want, " ") {
+				t.Errorf("store holds %v, want %v", got.Final, want)
+			}
+		})
+	}
+}
