@@ -578,7 +578,9 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 //
 // A batch is the longest run from the head of at most 1000 per-object deltas
 // with distinct keys; it ends before a repeated key, before a ReplacedAll,
-// SyncAll or Bookmark delta, and at the end of the initial population. A run
+// SyncAll or Bookmark delta, at the end of the initial population, and
+// right after a delta whose object is a Deltas or a Delta that the key
+// function cannot key as it is (see batchKeyLocked). A run
 // of one delta goes to processSingle. The functions run under the queue's
 // lock unless UnlockWhileProcessing is set and fewer than 2000 deltas remain
 // queued after the batch was removed. Call PopBatch from a single
@@ -617,7 +619,11 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // batchLenLocked returns how many deltas from the head form the next batch
 // (at least one; the queue is not empty).
 func (f *RealFIFO) batchLenLocked() int {
-	if !f.pending.at(0).delta.Type.perObject() {
+	head := f.pending.at(0)
+	if !head.delta.Type.perObject() {
+		return 1
+	}
+	if _, ok := f.batchKeyLocked(&head); !ok {
 		return 1
 	}
 	limit := min(f.batchSize, f.pending.len())
@@ -627,7 +633,15 @@ func (f *RealFIFO) batchLenLocked() int {
 	n := 1
 	for ; n < limit; n++ {
 		e := f.pending.at(n)
-		if !e.delta.Type.perObject() || f.batchHasKeyLocked(n, e.key) {
+		if !e.delta.Type.perObject() {
+			break
+		}
+		key, ok := f.batchKeyLocked(&e)
+		if !ok {
+			n++ // NB: client-go takes it into the batch, then ends the batch
+			break
+		}
+		if f.batchHasKeyLocked(n, key) {
 			break
 		}
 	}
@@ -635,13 +649,28 @@ func (f *RealFIFO) batchLenLocked() int {
 	return n
 }
 
-// batchHasKeyLocked reports whether key occurs among the first n queued
-// deltas, which have distinct keys. Short batches are scanned; from
+// batchKeyLocked returns the key PopBatch tells the deltas of a batch apart
+// by, as client-go does: the queued key, except for a delta whose object is
+// a Deltas or a Delta (which Add, Update and Delete key by the object
+// inside), which is keyed by the key function as it is. ok is false when
+// that fails; the batch then ends after this delta.
+func (f *RealFIFO) batchKeyLocked(e *realFIFOEntry) (key string, ok bool) {
+	switch e.delta.Object.(type) {
+	case Deltas, Delta:
+		k, err := f.keyFunc(e.delta.Object)
+		return k, err == nil
+	}
+	return e.key, true
+}
+
+// batchHasKeyLocked reports whether key occurs among the batch keys of the
+// first n queued deltas, which are distinct. Short batches are scanned; from
 // realFIFOSmallBatch on, batchKeys is filled once and then consulted.
 func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	if n < realFIFOSmallBatch {
 		for i := 0; i < n; i++ {
-			if f.pending.at(i).key == key {
+			e := f.pending.at(i)
+			if k, _ := f.batchKeyLocked(&e); k == key {
 				return true
 			}
 		}
@@ -652,7 +681,9 @@ func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	}
 	if len(f.batchKeys) == 0 {
 		for i := 0; i < n; i++ {
-			f.batchKeys[f.pending.at(i).key] = struct{}{}
+			e := f.pending.at(i)
+			k, _ := f.batchKeyLocked(&e)
+			f.batchKeys[k] = struct{}{}
 		}
 	}
 	if _, dup := f.batchKeys[key]; dup {

@@ -299,3 +299,42 @@ func TestRealFIFOReleasesItsLockWhileProcessingOnlyBelowTwoBatchesLikeClientGo(t
 		})
 	}
 }
+
+// TestRealFIFOPopBatchEndsAfterADeltasObjectLikeClientGo queues, by Add,
+// objects that are a Deltas, a Delta or a tombstone among pods and compares
+// how PopBatch cuts them: client-go tells batch members apart by the key
+// function applied to the object as it is, so a Deltas or Delta object
+// ends the batch right after itself, while a tombstone is keyed by its Key.
+func TestRealFIFOPopBatchEndsAfterADeltasObjectLikeClientGo(t *testing.T) {
+	a, b, c, d := queuePod("a", "1"), queuePod("b", "1"), queuePod("c", "1"), queuePod("d", "1")
+	for _, tc := range []struct {
+		name string
+		seq  []interface{}
+	}{
+		{"pod, Deltas, pods", []interface{}{a, []queueDelta{{"Added", b}}, c, d}},
+		{"Deltas first", []interface{}{[]queueDelta{{"Added", b}}, c, d}},
+		{"pod, Delta, pods", []interface{}{a, queueDelta{"Added", b}, c, d}},
+		{"Deltas of a key already in the batch", []interface{}{a, []queueDelta{{"Added", a}}, c}},
+		{"tombstone", []interface{}{a, queueTombstone{key: "ns/b", obj: b}, c, d}},
+		{"tombstone of a key already in the batch", []interface{}{a, queueTombstone{key: "ns/a", obj: b}, c}},
+		{"two Deltas in a row", []interface{}{a, b, []queueDelta{{"Added", c}}, []queueDelta{{"Added", d}}, queuePod("e", "1")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			play := func(s queueSubject) string {
+				var out []string
+				for _, o := range tc.seq {
+					out = append(out, queueRenderErr(s.add(o)))
+				}
+				for s.depth() > 0 {
+					out = append(out, s.popBatch(nil))
+				}
+				return strings.Join(out, "\n")
+			}
+			combo := queueCombination{Queue: "RealFIFO", Atomic: true, Unlock: true}
+			want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+			if want != got {
+				t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
+			}
+		})
+	}
+}
