@@ -157,10 +157,13 @@ func (m *threadSafeMap) Add(key string, obj interface{}) {
 // Update stores obj under key, replacing what was there, and records obj's
 // resource version.
 func (m *threadSafeMap) Update(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.putLocked(key, obj)
-	m.observeObjectLocked(obj)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
 // Delete removes key. It does not change the recorded resource version.
@@ -171,10 +174,13 @@ func (m *threadSafeMap) Delete(key string) {
 // DeleteWithObject removes key and records the resource version of obj, the
 // object as it was deleted (nil records nothing).
 func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.deleteLocked(key)
-	m.observeObjectLocked(obj)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
 // Transaction applies txns in order under one acquisition of the lock. A
@@ -185,6 +191,7 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 	if len(txns) == 0 {
 		return
 	}
+	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
@@ -195,10 +202,14 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 			m.deleteLocked(txn.Key)
 		}
 	}
-	m.observeObjectLocked(txns[len(txns)-1].Object)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
-// putLocked stores obj under key and keeps the indices exact.
+// putLocked stores obj under key and keeps the indices exact. The object is
+// stored before the indices are updated, so an IndexFunc that panics leaves
+// it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 	if e := m.entries[key]; e != nil {
 		old := m.objects[e.slot]
@@ -312,11 +323,13 @@ func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resou
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
+	// NB: recorded before the indices are rebuilt, as in client-go: an
+	// IndexFunc that panics leaves the new content and version.
+	m.setResourceVersionLocked(resourceVersion)
 	m.indices.clear()
 	for i, e := range owners {
 		m.indices.add(e, stored[i])
 	}
-	m.setResourceVersionLocked(resourceVersion)
 }
 
 // Index returns the stored objects that share at least one value of the
@@ -419,15 +432,19 @@ func (m *threadSafeMap) LastStoreSyncResourceVersion() string {
 	return m.resourceVersion
 }
 
-// observeObjectLocked records the resource version of obj, if it has object
-// metadata.
-func (m *threadSafeMap) observeObjectLocked(obj interface{}) {
+// resourceVersionOf returns the resource version of obj, if it has object
+// metadata (nil has none). Writers read it before changing anything, as
+// client-go does, so an object whose metadata cannot be read (a nil
+// pointer: the accessor panics) panics before the store changes.
+func resourceVersionOf(obj interface{}) (string, bool) {
 	if obj == nil {
-		return
+		return "", false
 	}
-	if accessor, err := meta.Accessor(obj); err == nil {
-		m.setResourceVersionLocked(accessor.GetResourceVersion())
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
 	}
+	return accessor.GetResourceVersion(), true
 }
 
 // setResourceVersionLocked records rv and publishes it.
