@@ -338,3 +338,30 @@ func TestRealFIFOPopBatchEndsAfterADeltasObjectLikeClientGo(t *testing.T) {
 		})
 	}
 }
+
+// TestRealFIFOReplaceOfAVanishedKeyWhoseNewestObjectIsATombstoneWrapsItAgainLikeClientGo
+// is the non-atomic RealFIFO's side of the DeltaFIFO case above: client-go's
+// RealFIFO does not unwrap, so its deletion holds the old tombstone inside
+// a new one, whether the tombstone came from a Replace list or an Add.
+func TestRealFIFOReplaceOfAVanishedKeyWhoseNewestObjectIsATombstoneWrapsItAgainLikeClientGo(t *testing.T) {
+	podA, podB := queuePod("a", "1"), queuePod("f", "5")
+	play := func(s queueSubject) string {
+		out := []string{
+			queueRenderErr(s.replace([]interface{}{podA, queueTombstone{key: "ns/f", obj: podB}}, "1")),
+			queueRenderErr(s.add(queueTombstone{key: "ns/g", obj: podB})),
+			queueRenderErr(s.replace([]interface{}{queuePod("o", "2")}, "2")),
+		}
+		for s.depth() > 0 {
+			out = append(out, s.pop(nil))
+		}
+		return strings.Join(out, "\n")
+	}
+	combo := queueCombination{Queue: "RealFIFO", Known: true}
+	want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+	if want != got {
+		t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
+	}
+	if !strings.Contains(want, "Tombstone(ns/f,Tombstone(ns/f,ns/f@5))") {
+		t.Fatalf("client-go no longer behaves as pinned:\n%s", want)
+	}
+}
