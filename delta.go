@@ -39,8 +39,9 @@ const (
 )
 
 // ErrZeroLengthDeltasObject is the cause in the KeyError DeltaFIFO.KeyOf
-// returns for an empty Deltas, which has no object to take a key from. Queues
-// never hand out an empty Deltas.
+// returns for an empty Deltas, which has no object to take a key from; the
+// writes of DeltaFIFO and RealFIFO return it wrapped in one more KeyError.
+// Queues never hand out an empty Deltas.
 var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get key")
 
 // Delta is one change a queue hands to its consumer: what happened (Type)
@@ -83,8 +84,9 @@ type ReplacedAllInfo struct {
 	// ResourceVersion is the version the list was taken at (Replace's second
 	// argument).
 	ResourceVersion string
-	// Objects is the list given to Replace, each object already through the
-	// queue's transformer if it has one.
+	// Objects is the list given to Replace or, when the queue has a
+	// transformer, a new list of the transformed objects (the caller's list
+	// is never written).
 	Objects []interface{}
 }
 

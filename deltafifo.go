@@ -303,8 +303,8 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 // Replace, under one lock, gives every object of list a Replaced (or Sync)
 // delta, then records a deletion for each key the queue or the consumer knew
 // that list lacks: a Deleted delta holding DeletedFinalStateUnknown{key,
-// last}, where last is the newest queued object for the key, or else the
-// KnownObjects one. Known keys are visited in KnownObjects' order. A key
+// last}, where last is the newest queued object for the key (unwrapped when
+// it is a tombstone itself), or else the KnownObjects one. Known keys are visited in KnownObjects' order. A key
 // whose newest queued delta is already a deletion gets nothing more.
 //
 // A key error is returned as is and stops the call; a transformer error is
@@ -367,7 +367,9 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 }
 
 // tombstoneQueuedLocked adds a deletion tombstone to every queued key that is
-// not listed and whose newest delta is not a deletion.
+// not listed and whose newest delta is not a deletion. When that newest
+// object is itself a DeletedFinalStateUnknown (listed earlier as one), the
+// new tombstone holds the object inside it.
 func (f *DeltaFIFO) tombstoneQueuedLocked(listed map[string]struct{}) {
 	for i := 0; i < f.order.len(); i++ {
 		key := f.order.at(i)
@@ -378,7 +380,11 @@ func (f *DeltaFIFO) tombstoneQueuedLocked(listed map[string]struct{}) {
 		if newest.Type == Deleted {
 			continue
 		}
-		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: newest.Object}})
+		last := newest.Object
+		if t, ok := last.(DeletedFinalStateUnknown); ok {
+			last = t.Obj // NB: never a tombstone inside a tombstone
+		}
+		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
 	}
 }
 
@@ -410,8 +416,10 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 }
 
 // Resync gives a Sync delta, holding the KnownObjects object as it is (not
-// transformed again), to every key of KnownObjects that is not queued, in
-// KnownObjects' order. Without KnownObjects it does nothing.
+// transformed again), to every object of KnownObjects, in KnownObjects'
+// order, whose key (by the queue's KeyOf, which may differ from the store's
+// key) is not queued. A key error stops it and is returned as a KeyError;
+// the deltas given before stay. Without KnownObjects it does nothing.
 func (f *DeltaFIFO) Resync() error {
 	if f.knownObjects == nil {
 		return nil
@@ -419,19 +427,32 @@ func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	for _, key := range f.knownObjects.ListKeys() {
-		if _, queued := f.items[key]; queued {
-			continue
+		if err := f.syncKnownLocked(key); err != nil {
+			return err
 		}
-		obj, exists, err := f.knownObjects.GetByKey(key)
-		switch {
-		case err != nil:
-			utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unexpected error during lookup, unable to queue object for sync", "key", key)
-			continue
-		case !exists:
-			f.namedLogger().Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
-			continue
-		}
-		f.appendLocked(key, Delta{Type: Sync, Object: obj})
+	}
+	return nil
+}
+
+// syncKnownLocked gives the KnownObjects object of store key a Sync delta
+// under its queue key, unless that key is queued. A failed lookup is logged
+// and skipped; a key error is returned.
+func (f *DeltaFIFO) syncKnownLocked(key string) error {
+	obj, exists, err := f.knownObjects.GetByKey(key)
+	switch {
+	case err != nil:
+		utilruntime.HandleErrorWithLogger(f.namedLogger(), err, "Unexpected error during lookup, unable to queue object for sync", "key", key)
+		return nil
+	case !exists:
+		f.namedLogger().Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
+		return nil
+	}
+	id, err := f.keyErrOf(obj)
+	if err != nil {
+		return err
+	}
+	if _, queued := f.items[id]; !queued {
+		f.appendLocked(id, Delta{Type: Sync, Object: obj})
 	}
 	return nil
 }

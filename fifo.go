@@ -167,9 +167,17 @@ func (f *FIFO) Delete(obj interface{}) error {
 // excepted) and returns the object with process's error. Keys come out in
 // the order they were first queued. On a closed, empty FIFO it returns
 // ErrFIFOClosed.
+//
+// A queued key whose object was deleted is skipped; if it belonged to the
+// initial population, it counts as processed only when this Pop returns
+// (as in client-go: after Replace([a]) and Delete(a), HasSynced stays false
+// while Pop waits for the next object, and turns true when that Pop
+// returns, with an object or with ErrFIFOClosed).
 func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
+	skipped := 0
+	defer func() { f.population.processedLocked(skipped) }()
 	for {
 		for f.order.len() == 0 {
 			if f.closed {
@@ -180,15 +188,16 @@ func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 		initial := !f.population.hasSynced()
 		for f.order.len() > 0 {
 			key := f.order.pop()
-			counted := f.population.countLocked(1)
+			counted := f.population.countLocked(1 + skipped)
 			obj, ok := f.items[key]
 			if !ok {
-				f.population.processedLocked(counted) // deleted while queued
+				skipped = counted // deleted while queued
 				continue
 			}
 			delete(f.items, key)
 			err := process(obj, initial)
 			f.population.processedLocked(counted)
+			skipped = 0
 			return obj, err
 		}
 	}

@@ -105,15 +105,20 @@ func (h *heapEntries) put(obj interface{}, replace bool) error {
 	if err != nil {
 		return err
 	}
+	h.putKeyed(key, obj, replace)
+	return nil
+}
+
+// putKeyed is put for an object whose key is known.
+func (h *heapEntries) putKeyed(key string, obj interface{}, replace bool) {
 	if e, ok := h.byKey[key]; ok {
 		if replace {
 			e.obj = obj
 			heap.Fix(h, e.pos)
 		}
-		return nil
+		return
 	}
 	heap.Push(h, &heapEntry{key: key, obj: obj})
-	return nil
 }
 
 // NewHeap returns an empty Heap keyed by keyFn and ordered by lessFn.
@@ -124,7 +129,8 @@ func NewHeap(keyFn KeyFunc, lessFn LessFunc) *Heap {
 }
 
 // Close marks the heap closed and wakes waiting Pop calls. Afterwards writes
-// fail and Pop fails once the heap is empty.
+// fail ("heap is closed"; Add, Update and AddIfNotPresent report a key
+// error first) and Pop fails once the heap is empty.
 func (h *Heap) Close() {
 	h.lock.Lock()
 	h.closed = true
@@ -150,18 +156,22 @@ func (h *Heap) Update(obj interface{}) error {
 	return h.insert(obj, true)
 }
 
-// insert is Add (replace) or AddIfNotPresent (!replace).
+// insert is Add (replace) or AddIfNotPresent (!replace). A key error comes
+// before the closed check, as in client-go: a closed heap given an object
+// without a key reports the KeyError.
 func (h *Heap) insert(obj interface{}, replace bool) error {
+	key, err := h.entries.keyOf(obj)
+	if err != nil {
+		return err
+	}
 	h.lock.Lock()
 	defer h.lock.Unlock()
-	err := h.writableLocked()
-	if err == nil {
-		err = h.entries.put(obj, replace)
+	if err := h.writableLocked(); err != nil {
+		return err
 	}
-	if err == nil {
-		h.cond.Broadcast()
-	}
-	return err
+	h.entries.putKeyed(key, obj, replace)
+	h.cond.Broadcast()
+	return nil
 }
 
 // writableLocked returns errHeapClosed once the heap is closed.

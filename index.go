@@ -90,8 +90,11 @@ type index map[string]sets.Set[string]
 // function produced for a stored object, the entries of those objects.
 //
 // Invariant: byValue holds no empty keySet, and entry e is in byValue[v] iff
-// v is among indexFunc of e's object (for entries loaded from given Indices:
-// iff they were given under v).
+// v is among indexFunc of e's object as it was when last written (for
+// entries loaded from given Indices: or they were given under v). An object
+// changed in place after it was written can thus leave its entry under
+// values it no longer gives, even after a delete (see threadSafeMap.detached),
+// exactly where client-go leaves its key.
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -274,7 +277,9 @@ func (vi *valueIndex) addEntry(value string, e *storeEntry) {
 		ks = &keySet{}
 		vi.byValue[value] = ks
 	}
-	ks.insert(e)
+	if ks.insert(e) {
+		e.refs++
+	}
 }
 
 // removeEntry records that e no longer has value, dropping the value once
@@ -284,7 +289,9 @@ func (vi *valueIndex) removeEntry(value string, e *storeEntry) {
 	if ks == nil {
 		return
 	}
-	ks.remove(e)
+	if ks.remove(e) {
+		e.refs--
+	}
 	if ks.len() == 0 {
 		delete(vi.byValue, value)
 	}

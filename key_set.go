@@ -4,12 +4,20 @@ package cache
 // threadSafeMap owns it; indices refer to it by pointer, so an index read
 // reaches the object without looking its key up again, and an update that
 // keeps an object's indexed values touches no index.
+//
+// Invariant: refs is the number of key sets (over all indices) that hold the
+// entry; slot is -1 exactly when the key is not stored (an entry that only
+// given Indices name, or that an index still holds after its key was
+// deleted, because its object was changed in place and so no longer gave
+// the values it was indexed under).
 type storeEntry struct {
 	// key is the storage key; it never changes.
 	key string
 	// slot is the position of the object in the map's dense object array,
-	// or -1 for a key that only given Indices named (no object).
-	slot int
+	// or -1 when the key has no object.
+	slot int32
+	// refs counts the key sets holding the entry.
+	refs int32
 }
 
 // keySetListMax is the largest set kept as a slice. Past it the set becomes a
@@ -44,20 +52,24 @@ func (s *keySet) len() int {
 	return len(s.list)
 }
 
-// insert adds e to s; adding an entry already present does nothing.
-func (s *keySet) insert(e *storeEntry) {
+// insert adds e to s and reports whether it was absent; adding an entry
+// already present does nothing.
+func (s *keySet) insert(e *storeEntry) bool {
 	if s.set != nil {
+		if _, dup := s.set[e]; dup {
+			return false
+		}
 		s.set[e] = struct{}{}
-		return
+		return true
 	}
 	for _, member := range s.list {
 		if member == e {
-			return
+			return false
 		}
 	}
 	if len(s.list) < keySetListMax {
 		s.list = append(s.list, e)
-		return
+		return true
 	}
 	s.set = make(map[*storeEntry]struct{}, 2*keySetListMax)
 	for _, member := range s.list {
@@ -65,13 +77,18 @@ func (s *keySet) insert(e *storeEntry) {
 	}
 	s.set[e] = struct{}{}
 	s.list = nil
+	return true
 }
 
-// remove deletes e from s; removing an absent entry does nothing.
-func (s *keySet) remove(e *storeEntry) {
+// remove deletes e from s and reports whether it was present; removing an
+// absent entry does nothing.
+func (s *keySet) remove(e *storeEntry) bool {
 	if s.set != nil {
+		if _, ok := s.set[e]; !ok {
+			return false
+		}
 		delete(s.set, e)
-		return
+		return true
 	}
 	last := len(s.list) - 1
 	for i, member := range s.list {
@@ -79,9 +96,10 @@ func (s *keySet) remove(e *storeEntry) {
 			s.list[i] = s.list[last]
 			s.list[last] = nil
 			s.list = s.list[:last]
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // has reports whether e is in s.
@@ -128,7 +146,9 @@ func (s *keySet) appendObjects(dst []interface{}, objects []interface{}) []inter
 	return dst
 }
 
-// objectIn returns e's object from objects; nil for an entry without one.
+// objectIn returns e's object from objects; nil for an entry without one
+// (as client-go's index reads give nil for a key they hold that is not
+// stored).
 func (e *storeEntry) objectIn(objects []interface{}) interface{} {
 	if e.slot < 0 {
 		return nil

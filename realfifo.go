@@ -42,7 +42,9 @@ type RealFIFOOptions struct {
 	// SyncAll delta instead of one delta per object; it requires
 	// KnownObjects to be nil. UnlockWhileProcessing releases the queue's
 	// lock while the consumer's process function runs, so that producers
-	// never wait for a slow consumer; it requires AtomicEvents.
+	// need not wait for a slow consumer, as long as fewer than 2000 deltas
+	// remain queued (past that, producers wait: back-pressure); it requires
+	// AtomicEvents.
 	AtomicEvents, UnlockWhileProcessing bool
 
 	// Identifier names the queue for metrics and logs. Its zero value
@@ -77,7 +79,8 @@ type RealFIFOOptions struct {
 // Locking: lock guards pending, closed, batchKeys and population's Locked
 // part; cond (on lock) wakes a waiting consumer. All other fields are set by
 // the constructor and never change. With UnlockWhileProcessing the lock is
-// released while the single consumer runs its process function.
+// released while the single consumer runs its process function, as long as
+// fewer than two batches (2000 deltas) remain queued.
 type RealFIFO struct {
 	// queueCore holds the lock, the consumer's condition, closed and
 	// the initial population, with Close, IsClosed, HasSynced and Done.
@@ -194,16 +197,39 @@ func realFIFOName(opts *RealFIFOOptions) string {
 	return "RealFIFO"
 }
 
-// keyOf computes the key of obj; a DeletedFinalStateUnknown carries its key.
+// keyOf computes the key of obj, wrapping a failure in a KeyError for obj.
+// See keyTarget for what the key is taken from.
 func (f *RealFIFO) keyOf(obj interface{}) (string, error) {
-	if d, ok := obj.(DeletedFinalStateUnknown); ok {
-		return d.Key, nil
+	target, err := keyTarget(obj)
+	if err == nil {
+		if d, ok := target.(DeletedFinalStateUnknown); ok {
+			return d.Key, nil
+		}
+		var key string
+		if key, err = f.keyFunc(target); err == nil {
+			return key, nil
+		}
 	}
-	key, err := f.keyFunc(obj)
-	if err != nil {
-		return "", KeyError{Obj: obj, Err: err}
+	return "", KeyError{Obj: obj, Err: err}
+}
+
+// keyTarget returns what RealFIFO takes obj's key from, as client-go does:
+// the object of the newest delta of a Deltas, the object of a Delta (so a
+// Deltas of one Delta gives that Delta's object), otherwise obj itself. An
+// empty Deltas has none: the error is a KeyError with
+// ErrZeroLengthDeltasObject (which keyOf then wraps once more).
+func keyTarget(obj interface{}) (interface{}, error) {
+	if ds, ok := obj.(Deltas); ok {
+		newest := ds.Newest()
+		if newest == nil {
+			return nil, KeyError{Obj: obj, Err: ErrZeroLengthDeltasObject}
+		}
+		obj = newest.Object
 	}
-	return key, nil
+	if d, ok := obj.(Delta); ok {
+		obj = d.Object
+	}
+	return obj, nil
 }
 
 // transform applies the transformer, if any. Tombstones pass unchanged: their
@@ -279,8 +305,12 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 }
 
 // Resync, in atomic mode, queues one SyncAll delta. Otherwise it queues a Sync
-// delta for every object of KnownObjects whose key has no delta queued, in
-// KnownObjects' key order. It does not count as population.
+// delta for every object of KnownObjects whose store key has no delta queued,
+// in KnownObjects' key order, under the key the queue's own key function
+// gives the object (the two differ when the queue and the store key objects
+// differently). If that key function fails, Resync stops there and returns
+// "couldn't queue object: %!w(<nil>)", as client-go does; the deltas queued
+// before stay. It does not count as population.
 func (f *RealFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -302,9 +332,21 @@ func (f *RealFIFO) Resync() error {
 			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, unable to queue object for sync", "key", key)
 			continue
 		}
-		f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: key})
+		id, err := f.keyOf(obj)
+		if err != nil {
+			return realFIFOResyncError(nil)
+		}
+		f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: id})
 	}
 	return nil
+}
+
+// realFIFOResyncError is the error a non-atomic Resync stops with when the
+// queue's key function fails on a known object. NB: client-go wraps the
+// lookup's error, which is nil at that point, so its message ends in
+// "%!w(<nil>)" and carries no cause; kcache gives the same error.
+func realFIFOResyncError(lookupErr error) error {
+	return fmt.Errorf("couldn't queue object: %w", lookupErr)
 }
 
 // queuedKeysLocked returns the set of keys with at least one queued delta.
@@ -320,14 +362,16 @@ func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
 
 // Replace hands the queue a complete list of objects at resourceVersion.
 //
-// In atomic mode it transforms the objects (in newItems, which the queue now
-// owns) and queues one ReplacedAll delta; a transformer error is returned
-// as is and nothing is queued.
+// In atomic mode it transforms the objects (into a new slice: newItems is
+// never written) and queues one ReplacedAll delta; a transformer error is
+// returned as is and nothing is queued.
 //
 // Otherwise it
 //  1. finds the keys with deltas queued, not in newItems and whose newest
 //     delta is not a deletion, and queues a Deleted DeletedFinalStateUnknown
-//     for each, holding the newest queued object (in order of first queueing);
+//     for each, holding the newest queued object (in order of first queueing;
+//     a queued tombstone is held as it is, tombstone in tombstone, as
+//     client-go does);
 //  2. does the same for keys of KnownObjects not in newItems and not queued,
 //     holding the known object;
 //  3. queues a Replaced delta per object of newItems, in order.
@@ -380,9 +424,11 @@ func (f *RealFIFO) replace(newItems []interface{}, resourceVersion string, trans
 // replaceAtomic is Replace in atomic mode.
 func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string, transform TransformFunc) error {
 	if transform != nil {
-		if _, err := transformPrefix(newItems, transform); err != nil {
+		transformed, err := transformAll(newItems, transform)
+		if err != nil {
 			return err
 		}
+		newItems = transformed
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -406,9 +452,9 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) 
 		keys[i] = key
 		listed[key] = struct{}{}
 	}
-	transformed, transformErr := len(newItems), error(nil)
+	objects, transformErr := newItems, error(nil)
 	if transform != nil {
-		transformed, transformErr = transformPrefix(newItems, transform)
+		objects, transformErr = transformAll(newItems, transform)
 	}
 
 	f.lock.Lock()
@@ -416,8 +462,8 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) 
 	f.pending.reserve(len(newItems))
 	queued := f.tombstoneQueuedLocked(listed)
 	f.tombstoneKnownLocked(listed, queued)
-	for i := 0; i < transformed; i++ {
-		f.pushLocked(realFIFOEntry{delta: Delta{Type: Replaced, Object: newItems[i]}, key: keys[i]})
+	for i, obj := range objects {
+		f.pushLocked(realFIFOEntry{delta: Delta{Type: Replaced, Object: obj}, key: keys[i]})
 	}
 	if transformErr != nil {
 		return fmt.Errorf("couldn't enqueue object: %w", transformErr)
@@ -426,21 +472,24 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) 
 	return nil
 }
 
-// transformPrefix transforms list in place with transform (tombstones
-// excepted) up to the first failure and returns how many objects were
-// transformed and that failure.
-func transformPrefix(list []interface{}, transform TransformFunc) (int, error) {
-	for i, obj := range list {
+// transformAll returns the objects of list passed through transform
+// (tombstones pass unchanged), in a new slice (list itself is never written,
+// so a caller may retry with it), up to the first failure, which it returns
+// with the objects transformed before it.
+func transformAll(list []interface{}, transform TransformFunc) ([]interface{}, error) {
+	out := make([]interface{}, 0, len(list))
+	for _, obj := range list {
 		if _, tombstone := obj.(DeletedFinalStateUnknown); tombstone {
+			out = append(out, obj)
 			continue
 		}
 		t, err := transform(obj)
 		if err != nil {
-			return i, err
+			return out, err
 		}
-		list[i] = t
+		out = append(out, t)
 	}
-	return len(list), nil
+	return out, nil
 }
 
 // queuedNewest is a key with queued deltas and its newest queued delta.
@@ -525,9 +574,10 @@ func (f *RealFIFO) waitLocked() bool {
 // Pop waits for a delta (or for Close on an empty queue: ErrFIFOClosed),
 // removes the oldest, and runs process on a Deltas holding just it, which it
 // then returns with process's error; the delta is never queued again.
-// process runs under the queue's lock unless UnlockWhileProcessing is set:
-// state that must change in step with the queue needs the lock held. Call
-// Pop from a single consumer goroutine.
+// process runs under the queue's lock unless UnlockWhileProcessing is set
+// and fewer than 2000 deltas remain queued: state that must change in step
+// with the queue needs the lock held. Call Pop from a single consumer
+// goroutine.
 func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -551,9 +601,12 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 //
 // A batch is the longest run from the head of at most 1000 per-object deltas
 // with distinct keys; it ends before a repeated key, before a ReplacedAll,
-// SyncAll or Bookmark delta, and at the end of the initial population. A run
+// SyncAll or Bookmark delta, at the end of the initial population, and
+// right after a delta whose object is a Deltas or a Delta that the key
+// function cannot key as it is (see batchKeyLocked). A run
 // of one delta goes to processSingle. The functions run under the queue's
-// lock unless UnlockWhileProcessing is set. Call PopBatch from a single
+// lock unless UnlockWhileProcessing is set and fewer than 2000 deltas remain
+// queued after the batch was removed. Call PopBatch from a single
 // consumer goroutine. Errors are returned; popped deltas are not queued
 // again.
 func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
@@ -589,7 +642,11 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // batchLenLocked returns how many deltas from the head form the next batch
 // (at least one; the queue is not empty).
 func (f *RealFIFO) batchLenLocked() int {
-	if !f.pending.at(0).delta.Type.perObject() {
+	head := f.pending.at(0)
+	if !head.delta.Type.perObject() {
+		return 1
+	}
+	if _, ok := f.batchKeyLocked(&head); !ok {
 		return 1
 	}
 	limit := min(f.batchSize, f.pending.len())
@@ -599,7 +656,15 @@ func (f *RealFIFO) batchLenLocked() int {
 	n := 1
 	for ; n < limit; n++ {
 		e := f.pending.at(n)
-		if !e.delta.Type.perObject() || f.batchHasKeyLocked(n, e.key) {
+		if !e.delta.Type.perObject() {
+			break
+		}
+		key, ok := f.batchKeyLocked(&e)
+		if !ok {
+			n++ // NB: client-go takes it into the batch, then ends the batch
+			break
+		}
+		if f.batchHasKeyLocked(n, key) {
 			break
 		}
 	}
@@ -607,13 +672,28 @@ func (f *RealFIFO) batchLenLocked() int {
 	return n
 }
 
-// batchHasKeyLocked reports whether key occurs among the first n queued
-// deltas, which have distinct keys. Short batches are scanned; from
+// batchKeyLocked returns the key PopBatch tells the deltas of a batch apart
+// by, as client-go does: the queued key, except for a delta whose object is
+// a Deltas or a Delta (which Add, Update and Delete key by the object
+// inside), which is keyed by the key function as it is. ok is false when
+// that fails; the batch then ends after this delta.
+func (f *RealFIFO) batchKeyLocked(e *realFIFOEntry) (key string, ok bool) {
+	switch e.delta.Object.(type) {
+	case Deltas, Delta:
+		k, err := f.keyFunc(e.delta.Object)
+		return k, err == nil
+	}
+	return e.key, true
+}
+
+// batchHasKeyLocked reports whether key occurs among the batch keys of the
+// first n queued deltas, which are distinct. Short batches are scanned; from
 // realFIFOSmallBatch on, batchKeys is filled once and then consulted.
 func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	if n < realFIFOSmallBatch {
 		for i := 0; i < n; i++ {
-			if f.pending.at(i).key == key {
+			e := f.pending.at(i)
+			if k, _ := f.batchKeyLocked(&e); k == key {
 				return true
 			}
 		}
@@ -624,7 +704,9 @@ func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	}
 	if len(f.batchKeys) == 0 {
 		for i := 0; i < n; i++ {
-			f.batchKeys[f.pending.at(i).key] = struct{}{}
+			e := f.pending.at(i)
+			k, _ := f.batchKeyLocked(&e)
+			f.batchKeys[k] = struct{}{}
 		}
 	}
 	if _, dup := f.batchKeys[key]; dup {
@@ -635,10 +717,10 @@ func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 }
 
 // processOneLocked calls process, releasing the lock around the call when
-// unlockWhileProcessing is set. The lock is held again on return, even if
+// mayUnlockLocked allows it. The lock is held again on return, even if
 // process panics.
 func (f *RealFIFO) processOneLocked(process PopProcessFunc, item interface{}, initial bool) error {
-	if f.unlockWhileProcessing {
+	if f.mayUnlockLocked() {
 		f.lock.Unlock()
 		defer f.lock.Lock()
 	}
@@ -647,11 +729,21 @@ func (f *RealFIFO) processOneLocked(process PopProcessFunc, item interface{}, in
 
 // processBatchLocked is processOneLocked for a batch.
 func (f *RealFIFO) processBatchLocked(process ProcessBatchFunc, batch []Delta, initial bool) error {
-	if f.unlockWhileProcessing {
+	if f.mayUnlockLocked() {
 		f.lock.Unlock()
 		defer f.lock.Lock()
 	}
 	return process(batch, initial)
+}
+
+// mayUnlockLocked reports whether the consumer may process with the lock
+// released: only with UnlockWhileProcessing, and only while fewer than two
+// batches' worth of deltas remain queued (after the ones being processed
+// were removed), as in client-go. NB: holding the lock while a backlog
+// waits is the back-pressure that stops a producer in a burst from growing
+// the queue without bound (benchmarks/queue_burst_test.go).
+func (f *RealFIFO) mayUnlockLocked() bool {
+	return f.unlockWhileProcessing && f.pending.len() < 2*f.batchSize
 }
 
 // namedLogger returns the queue's logger with its name added. It is built on

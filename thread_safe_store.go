@@ -70,7 +70,8 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 //
 // Invariant: after every write, every index is exact (see valueIndex);
 // entries[k].key == k; owners[i].slot == i and owners[i] holds objects[i];
-// len(objects) == len(owners) == len(entries).
+// len(objects) == len(owners) == len(entries); an entry of detached is in
+// no other field but the indices, with slot -1.
 type threadSafeMap struct {
 	// lock guards every field below but versionGauge.
 	lock sync.RWMutex
@@ -80,10 +81,14 @@ type threadSafeMap struct {
 	objects []interface{}
 	// owners[i] is the entry whose object is objects[i].
 	owners []*storeEntry
-	// preloaded holds the entries of keys named by the Indices given to
-	// NewThreadSafeStore that are not stored (yet); a later write of such a
-	// key adopts its entry, so the key is never indexed twice. Usually nil.
-	preloaded map[string]*storeEntry
+	// detached holds the entries that some index holds but whose keys are
+	// not stored: keys named by the Indices given to NewThreadSafeStore and
+	// not stored (yet), and deleted keys that an index still holds because
+	// their object was changed in place. Their slot is -1, so index reads
+	// give nil for them, as client-go does. A later write of such a key
+	// adopts its entry, so the key is never indexed twice and the index
+	// resolves to its new object, again as client-go does. Usually nil.
+	detached map[string]*storeEntry
 	// indices are the indices over entries.
 	indices storeIndices
 	// resourceVersion is the last resource version the store has seen, from
@@ -118,15 +123,20 @@ func newThreadSafeMap(indexers Indexers, indices Indices) *threadSafeMap {
 // preloadedEntry returns the entry of key for given index content, creating
 // an object-less one the first time.
 func (m *threadSafeMap) preloadedEntry(key string) *storeEntry {
-	if m.preloaded == nil {
-		m.preloaded = map[string]*storeEntry{}
-	}
-	e := m.preloaded[key]
+	e := m.detached[key]
 	if e == nil {
 		e = &storeEntry{key: key, slot: -1}
-		m.preloaded[key] = e
+		m.detachLocked(e)
 	}
 	return e
+}
+
+// detachLocked records e, whose key is not stored, as detached.
+func (m *threadSafeMap) detachLocked(e *storeEntry) {
+	if m.detached == nil {
+		m.detached = map[string]*storeEntry{}
+	}
+	m.detached[e.key] = e
 }
 
 // enableMetrics makes the store publish its resource version. It may only be
@@ -147,10 +157,13 @@ func (m *threadSafeMap) Add(key string, obj interface{}) {
 // Update stores obj under key, replacing what was there, and records obj's
 // resource version.
 func (m *threadSafeMap) Update(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.putLocked(key, obj)
-	m.observeObjectLocked(obj)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
 // Delete removes key. It does not change the recorded resource version.
@@ -161,10 +174,13 @@ func (m *threadSafeMap) Delete(key string) {
 // DeleteWithObject removes key and records the resource version of obj, the
 // object as it was deleted (nil records nothing).
 func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
+	rv, hasRV := resourceVersionOf(obj)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.deleteLocked(key)
-	m.observeObjectLocked(obj)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
 // Transaction applies txns in order under one acquisition of the lock. A
@@ -175,6 +191,7 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 	if len(txns) == 0 {
 		return
 	}
+	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
@@ -185,10 +202,14 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 			m.deleteLocked(txn.Key)
 		}
 	}
-	m.observeObjectLocked(txns[len(txns)-1].Object)
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
 }
 
-// putLocked stores obj under key and keeps the indices exact.
+// putLocked stores obj under key and keeps the indices exact. The object is
+// stored before the indices are updated, so an IndexFunc that panics leaves
+// it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 	if e := m.entries[key]; e != nil {
 		old := m.objects[e.slot]
@@ -196,28 +217,31 @@ func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 		m.indices.change(e, old, obj)
 		return
 	}
-	e := m.adoptPreloadedLocked(key)
+	e := m.adoptDetachedLocked(key)
 	if e == nil {
 		e = &storeEntry{key: key}
 	}
-	e.slot = len(m.objects)
+	e.slot = int32(len(m.objects))
 	m.objects = append(m.objects, obj)
 	m.owners = append(m.owners, e)
 	m.entries[key] = e
 	m.indices.add(e, obj)
 }
 
-// adoptPreloadedLocked takes key's preloaded entry, if any, out of preloaded.
-func (m *threadSafeMap) adoptPreloadedLocked(key string) *storeEntry {
-	e := m.preloaded[key]
+// adoptDetachedLocked takes key's detached entry, if any, out of detached.
+func (m *threadSafeMap) adoptDetachedLocked(key string) *storeEntry {
+	e := m.detached[key]
 	if e != nil {
-		delete(m.preloaded, key)
+		delete(m.detached, key)
 	}
 	return e
 }
 
 // deleteLocked removes key, if present, from the entries and the indices.
-// The last object of the array moves into the freed slot.
+// The last object of the array moves into the freed slot, and the deleted
+// entry's slot becomes -1. An entry that an index still holds (its object
+// was changed in place, so it no longer gives the values it was indexed
+// under) is kept as detached.
 func (m *threadSafeMap) deleteLocked(key string) {
 	e := m.entries[key]
 	if e == nil {
@@ -225,13 +249,17 @@ func (m *threadSafeMap) deleteLocked(key string) {
 	}
 	m.indices.remove(e, m.objects[e.slot])
 	delete(m.entries, key)
-	last := len(m.objects) - 1
+	last := int32(len(m.objects) - 1)
 	if e.slot != last {
 		m.objects[e.slot], m.owners[e.slot] = m.objects[last], m.owners[last]
 		m.owners[e.slot].slot = e.slot
 	}
 	m.objects[last], m.owners[last] = nil, nil
 	m.objects, m.owners = m.objects[:last], m.owners[:last]
+	e.slot = -1
+	if e.refs > 0 {
+		m.detachLocked(e)
+	}
 	// NB: the arrays keep their capacity, as a Go map keeps its buckets:
 	// a cache that shrank usually grows back, and the next Replace
 	// allocates them afresh at the listed size.
@@ -287,19 +315,21 @@ func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resou
 			continue
 		}
 		e := &block[i]
-		e.key, e.slot = key, len(stored)
+		e.key, e.slot = key, int32(len(stored))
 		entries[key] = e
 		stored = append(stored, objects[i])
 		owners = append(owners, e)
 	}
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.entries, m.objects, m.owners, m.preloaded = entries, stored, owners, nil
+	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
+	// NB: recorded before the indices are rebuilt, as in client-go: an
+	// IndexFunc that panics leaves the new content and version.
+	m.setResourceVersionLocked(resourceVersion)
 	m.indices.clear()
 	for i, e := range owners {
 		m.indices.add(e, stored[i])
 	}
-	m.setResourceVersionLocked(resourceVersion)
 }
 
 // Index returns the stored objects that share at least one value of the
@@ -402,15 +432,19 @@ func (m *threadSafeMap) LastStoreSyncResourceVersion() string {
 	return m.resourceVersion
 }
 
-// observeObjectLocked records the resource version of obj, if it has object
-// metadata.
-func (m *threadSafeMap) observeObjectLocked(obj interface{}) {
+// resourceVersionOf returns the resource version of obj, if it has object
+// metadata (nil has none). Writers read it before changing anything, as
+// client-go does, so an object whose metadata cannot be read (a nil
+// pointer: the accessor panics) panics before the store changes.
+func resourceVersionOf(obj interface{}) (string, bool) {
 	if obj == nil {
-		return
+		return "", false
 	}
-	if accessor, err := meta.Accessor(obj); err == nil {
-		m.setResourceVersionLocked(accessor.GetResourceVersion())
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
 	}
+	return accessor.GetResourceVersion(), true
 }
 
 // setResourceVersionLocked records rv and publishes it.

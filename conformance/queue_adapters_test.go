@@ -200,15 +200,17 @@ func newQueueCGReal(c queueCombination, transform func(interface{}) (interface{}
 	return s
 }
 
-func (s *queueCGReal) add(obj interface{}) error                   { return s.q.Add(queueAsCG(obj)) }
-func (s *queueCGReal) update(obj interface{}) error                { return s.q.Update(queueAsCG(obj)) }
-func (s *queueCGReal) del(obj interface{}) error                   { return s.q.Delete(queueAsCG(obj)) }
-func (s *queueCGReal) replace(list []interface{}, rv string) error { return s.q.Replace(list, rv) }
-func (s *queueCGReal) resync() error                               { return s.q.Resync() }
-func (s *queueCGReal) bookmark(rv string) error                    { return s.q.Bookmark(rv) }
-func (s *queueCGReal) depth() int                                  { return int(s.rec.lastDepth) }
-func (s *queueCGReal) observed() int                               { return s.rec.observations }
-func (s *queueCGReal) close()                                      { s.q.Close() }
+func (s *queueCGReal) add(obj interface{}) error    { return s.q.Add(queueAsCG(obj)) }
+func (s *queueCGReal) update(obj interface{}) error { return s.q.Update(queueAsCG(obj)) }
+func (s *queueCGReal) del(obj interface{}) error    { return s.q.Delete(queueAsCG(obj)) }
+func (s *queueCGReal) replace(list []interface{}, rv string) error {
+	return s.q.Replace(queueListAsCG(list), rv)
+}
+func (s *queueCGReal) resync() error            { return s.q.Resync() }
+func (s *queueCGReal) bookmark(rv string) error { return s.q.Bookmark(rv) }
+func (s *queueCGReal) depth() int               { return int(s.rec.lastDepth) }
+func (s *queueCGReal) observed() int            { return s.rec.observations }
+func (s *queueCGReal) close()                   { s.q.Close() }
 func (s *queueCGReal) syncState() string {
 	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), cg.IsDone(s.q.HasSyncedChecker()))
 }
@@ -272,15 +274,17 @@ func newQueueKCReal(c queueCombination, transform func(interface{}) (interface{}
 	return s
 }
 
-func (s *queueKCReal) add(obj interface{}) error                   { return s.q.Add(queueAsKC(obj)) }
-func (s *queueKCReal) update(obj interface{}) error                { return s.q.Update(queueAsKC(obj)) }
-func (s *queueKCReal) del(obj interface{}) error                   { return s.q.Delete(queueAsKC(obj)) }
-func (s *queueKCReal) replace(list []interface{}, rv string) error { return s.q.Replace(list, rv) }
-func (s *queueKCReal) resync() error                               { return s.q.Resync() }
-func (s *queueKCReal) bookmark(rv string) error                    { return s.q.Bookmark(rv) }
-func (s *queueKCReal) depth() int                                  { return int(s.rec.lastDepth) }
-func (s *queueKCReal) observed() int                               { return s.rec.observations }
-func (s *queueKCReal) close()                                      { s.q.Close() }
+func (s *queueKCReal) add(obj interface{}) error    { return s.q.Add(queueAsKC(obj)) }
+func (s *queueKCReal) update(obj interface{}) error { return s.q.Update(queueAsKC(obj)) }
+func (s *queueKCReal) del(obj interface{}) error    { return s.q.Delete(queueAsKC(obj)) }
+func (s *queueKCReal) replace(list []interface{}, rv string) error {
+	return s.q.Replace(queueListAsKC(list), rv)
+}
+func (s *queueKCReal) resync() error            { return s.q.Resync() }
+func (s *queueKCReal) bookmark(rv string) error { return s.q.Bookmark(rv) }
+func (s *queueKCReal) depth() int               { return int(s.rec.lastDepth) }
+func (s *queueKCReal) observed() int            { return s.rec.observations }
+func (s *queueKCReal) close()                   { s.q.Close() }
 func (s *queueKCReal) syncState() string {
 	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), kc.IsDone(s.q.HasSyncedChecker()))
 }
@@ -333,16 +337,18 @@ func newQueueCGDelta(c queueCombination, transform func(interface{}) (interface{
 	return s
 }
 
-func (s *queueCGDelta) add(obj interface{}) error                   { return s.q.Add(queueAsCG(obj)) }
-func (s *queueCGDelta) update(obj interface{}) error                { return s.q.Update(queueAsCG(obj)) }
-func (s *queueCGDelta) del(obj interface{}) error                   { return s.q.Delete(queueAsCG(obj)) }
-func (s *queueCGDelta) replace(list []interface{}, rv string) error { return s.q.Replace(list, rv) }
-func (s *queueCGDelta) resync() error                               { return s.q.Resync() }
-func (s *queueCGDelta) bookmark(string) error                       { return nil }
-func (s *queueCGDelta) depth() int                                  { return -1 }
-func (s *queueCGDelta) observed() int                               { return 0 }
-func (s *queueCGDelta) close()                                      { s.q.Close() }
-func (s *queueCGDelta) popBatch(error) string                       { return "no PopBatch" }
+func (s *queueCGDelta) add(obj interface{}) error    { return s.q.Add(queueAsCG(obj)) }
+func (s *queueCGDelta) update(obj interface{}) error { return s.q.Update(queueAsCG(obj)) }
+func (s *queueCGDelta) del(obj interface{}) error    { return s.q.Delete(queueAsCG(obj)) }
+func (s *queueCGDelta) replace(list []interface{}, rv string) error {
+	return s.q.Replace(queueListAsCG(list), rv)
+}
+func (s *queueCGDelta) resync() error         { return s.q.Resync() }
+func (s *queueCGDelta) bookmark(string) error { return nil }
+func (s *queueCGDelta) depth() int            { return -1 }
+func (s *queueCGDelta) observed() int         { return 0 }
+func (s *queueCGDelta) close()                { s.q.Close() }
+func (s *queueCGDelta) popBatch(error) string { return "no PopBatch" }
 func (s *queueCGDelta) syncState() string {
 	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), cg.IsDone(s.q.HasSyncedChecker()))
 }
@@ -384,16 +390,18 @@ func newQueueKCDelta(c queueCombination, transform func(interface{}) (interface{
 	return s
 }
 
-func (s *queueKCDelta) add(obj interface{}) error                   { return s.q.Add(queueAsKC(obj)) }
-func (s *queueKCDelta) update(obj interface{}) error                { return s.q.Update(queueAsKC(obj)) }
-func (s *queueKCDelta) del(obj interface{}) error                   { return s.q.Delete(queueAsKC(obj)) }
-func (s *queueKCDelta) replace(list []interface{}, rv string) error { return s.q.Replace(list, rv) }
-func (s *queueKCDelta) resync() error                               { return s.q.Resync() }
-func (s *queueKCDelta) bookmark(string) error                       { return nil }
-func (s *queueKCDelta) depth() int                                  { return -1 }
-func (s *queueKCDelta) observed() int                               { return 0 }
-func (s *queueKCDelta) close()                                      { s.q.Close() }
-func (s *queueKCDelta) popBatch(error) string                       { return "no PopBatch" }
+func (s *queueKCDelta) add(obj interface{}) error    { return s.q.Add(queueAsKC(obj)) }
+func (s *queueKCDelta) update(obj interface{}) error { return s.q.Update(queueAsKC(obj)) }
+func (s *queueKCDelta) del(obj interface{}) error    { return s.q.Delete(queueAsKC(obj)) }
+func (s *queueKCDelta) replace(list []interface{}, rv string) error {
+	return s.q.Replace(queueListAsKC(list), rv)
+}
+func (s *queueKCDelta) resync() error         { return s.q.Resync() }
+func (s *queueKCDelta) bookmark(string) error { return nil }
+func (s *queueKCDelta) depth() int            { return -1 }
+func (s *queueKCDelta) observed() int         { return 0 }
+func (s *queueKCDelta) close()                { s.q.Close() }
+func (s *queueKCDelta) popBatch(error) string { return "no PopBatch" }
 func (s *queueKCDelta) syncState() string {
 	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), kc.IsDone(s.q.HasSyncedChecker()))
 }
@@ -423,18 +431,25 @@ type queueTombstone struct {
 	obj interface{}
 }
 
-// queueAsCG converts a generated object for client-go.
-func queueAsCG(obj interface{}) interface{} {
-	if t, ok := obj.(queueTombstone); ok {
-		return cg.DeletedFinalStateUnknown{Key: t.key, Obj: t.obj}
-	}
-	return obj
-}
+// queueAsCG converts a generated object (a tombstone, or any neutral form
+// of queueBadAsCG) for client-go.
+func queueAsCG(obj interface{}) interface{} { return queueBadAsCG(obj) }
 
 // queueAsKC converts a generated object for kcache.
-func queueAsKC(obj interface{}) interface{} {
-	if t, ok := obj.(queueTombstone); ok {
-		return kc.DeletedFinalStateUnknown{Key: t.key, Obj: t.obj}
+func queueAsKC(obj interface{}) interface{} { return queueBadAsKC(obj) }
+
+// queueListAsCG converts a generated list for client-go, in place.
+func queueListAsCG(list []interface{}) []interface{} {
+	for i, o := range list {
+		list[i] = queueAsCG(o)
 	}
-	return obj
+	return list
+}
+
+// queueListAsKC converts a generated list for kcache, in place.
+func queueListAsKC(list []interface{}) []interface{} {
+	for i, o := range list {
+		list[i] = queueAsKC(o)
+	}
+	return list
 }

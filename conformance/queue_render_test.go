@@ -19,6 +19,9 @@ func queueRender(x interface{}) string {
 	case nil:
 		return "nil"
 	case *v1.Pod:
+		if v == nil {
+			return "(*Pod)(nil)"
+		}
 		return v.Namespace + "/" + v.Name + "@" + v.ResourceVersion
 	case int:
 		return fmt.Sprintf("int(%d)", v)

@@ -100,11 +100,15 @@ func (g *queueGenerator) nextRV() string {
 }
 
 // object returns a fresh object for a write: usually a pod of the universe,
-// sometimes the transformer-rejected pod, rarely an int (a key error).
+// sometimes the transformer-rejected pod, rarely an int (a key error) or a
+// Deltas (which RealFIFO and DeltaFIFO key by its newest object).
 func (g *queueGenerator) object() interface{} {
 	switch r := g.rng.Intn(100); {
 	case r < 2:
 		return 42
+	case r < 3:
+		name := fmt.Sprintf("p%02d", g.rng.Intn(queueUniverse))
+		return []queueDelta{{"Added", queuePod(name, g.nextRV())}, {"Updated", queuePod(name, g.nextRV())}}
 	case r < 5:
 		return queuePod(queueRejectedName, g.nextRV())
 	default:
@@ -113,7 +117,9 @@ func (g *queueGenerator) object() interface{} {
 }
 
 // list returns a Replace list: a shuffled sample of the universe of random
-// density, sometimes with a duplicate key, a rejected pod or an int.
+// density, sometimes with a duplicate key, a rejected pod, an int or a
+// tombstone (which a later Replace then deletes: DeltaFIFO unwraps it, the
+// non-atomic RealFIFO wraps it again, as client-go does).
 func (g *queueGenerator) list() []interface{} {
 	density := []int{0, 25, 60, 90, 100}[g.rng.Intn(5)]
 	rv := g.nextRV()
@@ -132,6 +138,9 @@ func (g *queueGenerator) list() []interface{} {
 	}
 	if g.rng.Intn(25) == 0 {
 		list = slices.Insert(list, g.rng.Intn(len(list)+1), interface{}(42))
+	}
+	if g.rng.Intn(12) == 0 {
+		list = slices.Insert(list, g.rng.Intn(len(list)+1), g.tombstone())
 	}
 	return list
 }

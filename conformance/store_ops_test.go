@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sort"
 	"strings"
 )
@@ -27,6 +28,9 @@ type storeOp struct {
 	Indexers []string
 	// Txns are the transactions of a Transaction call.
 	Txns []storeTxn
+	// Set is the "label=value" a Mutate writes into Obj in place (an empty
+	// value removes the label).
+	Set string
 }
 
 // storeTxn is one neutral transaction; Key is used only by ThreadSafeStore.
@@ -79,6 +83,8 @@ func (op storeOp) format(w *storeWorld) string {
 		for _, t := range op.Txns {
 			fmt.Fprintf(&b, "{%q key=%q %s} ", t.Type, t.Key, w.describe(t.Obj))
 		}
+	case "Mutate":
+		fmt.Fprintf(&b, "%s, %q", w.describe(op.Obj), op.Set)
 	}
 	b.WriteString(")")
 	return b.String()
@@ -95,13 +101,13 @@ type storeWeight struct {
 // storeStoreMix is the op mix for Store and Indexer runs.
 var storeStoreMix = []storeWeight{
 	{"Add", 26}, {"Update", 22}, {"Delete", 20}, {"Replace", 2}, {"Resync", 2},
-	{"Bookmark", 5}, {"AddIndexers", 1}, {"Transaction", 10},
+	{"Bookmark", 5}, {"AddIndexers", 1}, {"Transaction", 10}, {"Mutate", 2},
 }
 
 // storeThreadSafeMix is the op mix for ThreadSafeStore runs.
 var storeThreadSafeMix = []storeWeight{
 	{"Add", 26}, {"Update", 22}, {"Delete", 10}, {"DeleteWithObject", 10}, {"Replace", 2},
-	{"Resync", 2}, {"Bookmark", 5}, {"AddIndexers", 1}, {"Transaction", 10},
+	{"Resync", 2}, {"Bookmark", 5}, {"AddIndexers", 1}, {"Transaction", 10}, {"Mutate", 2},
 }
 
 // nextOp draws the next op from the mix; threadSafe selects key-based ops.
@@ -144,8 +150,38 @@ func (w *storeWorld) fillOp(kind string, threadSafe bool) storeOp {
 		op.Indexers = w.indexerNames()
 	case "Transaction":
 		op.Txns = w.transactions(threadSafe)
+	case "Mutate":
+		op.Obj = w.pickObject()
+		op.Set = "app=" + w.pick(storeApps)
 	}
 	return op
+}
+
+// storeMutate performs a Mutate: it changes a label of op.Obj in place, as
+// a controller that edits a cached object without copying it does. Both
+// sides hold the very same object (unless a transformer copied it), so it
+// runs once per op, not once per side. Objects without metadata and
+// tombstones are left alone.
+func storeMutate(op storeOp) string {
+	if _, tomb := op.Obj.(storeTombstone); tomb {
+		return "not mutable"
+	}
+	acc, err := meta.Accessor(op.Obj)
+	if err != nil {
+		return "not mutable"
+	}
+	name, value, _ := strings.Cut(op.Set, "=")
+	labels := map[string]string{}
+	for k, v := range acc.GetLabels() {
+		labels[k] = v
+	}
+	if value == "" {
+		delete(labels, name)
+	} else {
+		labels[name] = value
+	}
+	acc.SetLabels(labels)
+	return "mutated"
 }
 
 // keyFor returns the object's own key most of the time, a random key else.

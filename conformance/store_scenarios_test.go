@@ -43,6 +43,8 @@ type storeScenarioOp struct {
 	Indexers []string `json:"indexers"`
 	// Txns are the transactions, with object specs.
 	Txns []storeScenarioTxn `json:"txns"`
+	// Set is the "label=value" of a Mutate.
+	Set string `json:"set"`
 }
 
 // storeScenarioTxn is a storeTxn written with an object spec.
@@ -156,7 +158,7 @@ func storeSpecOption(rest, name string) string {
 // op converts a scenario op to a storeOp.
 func (s *storeSpecs) op(t *testing.T, in storeScenarioOp) storeOp {
 	t.Helper()
-	op := storeOp{Kind: in.Op, Key: in.Key, RV: in.RV, Indexers: in.Indexers}
+	op := storeOp{Kind: in.Op, Key: in.Key, RV: in.RV, Indexers: in.Indexers, Set: in.Set}
 	if in.Obj != "" {
 		op.Obj = s.parse(t, in.Obj)
 	}
@@ -252,7 +254,7 @@ func TestStoreScenariosMatchClientGo(t *testing.T) {
 			got := newStoreKCacheSide(specs.w, sc.Row)
 			probes := specs.probe(objs)
 			for i, op := range ops {
-				wantOut, gotOut := want.apply(op), got.apply(op)
+				wantOut, gotOut := storeApplyBoth(want, got, op)
 				if wantOut != gotOut {
 					t.Fatalf("scenario=%s op#%d %s\noutcome differs\nclient-go: %s\nkcache:    %s", sc.Name, i, op.format(specs.w), wantOut, gotOut)
 				}

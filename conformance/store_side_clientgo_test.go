@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,13 @@ func newStoreClientGoSide(w *storeWorld, row storeRow) *storeClientGoSide {
 		indices := cg.Indices{}
 		if row.NilIndices {
 			indices = nil
+		}
+		for name, byValue := range row.Indices {
+			one := cg.Indices{name: {}}
+			for value, keys := range byValue {
+				one[name][value] = sets.New(keys...)
+			}
+			indices[name] = one[name]
 		}
 		s.tss = cg.NewThreadSafeStore(s.indexers(row.Indexers), indices, tssOpts...)
 	}

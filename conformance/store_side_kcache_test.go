@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"strconv"
 	"strings"
 
@@ -58,6 +59,13 @@ func newStoreKCacheSide(w *storeWorld, row storeRow) *storeKCacheSide {
 		indices := kc.Indices{}
 		if row.NilIndices {
 			indices = nil
+		}
+		for name, byValue := range row.Indices {
+			one := kc.Indices{name: {}}
+			for value, keys := range byValue {
+				one[name][value] = sets.New(keys...)
+			}
+			indices[name] = one[name]
 		}
 		s.tss = kc.NewThreadSafeStore(s.indexers(row.Indexers), indices, tssOpts...)
 	}

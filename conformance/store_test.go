@@ -28,6 +28,9 @@ type storeRow struct {
 	Transformer bool `json:"transformer"`
 	// NilIndices passes nil instead of an empty Indices to NewThreadSafeStore.
 	NilIndices bool `json:"nilIndices"`
+	// Indices is the initial index content handed to NewThreadSafeStore:
+	// index name to indexed value to storage keys.
+	Indices map[string]map[string][]string `json:"indices"`
 	// metricsName, when set, is a fresh informer name: both sides then get
 	// a recording metrics provider (WithStoreMetrics / WithThreadSafeStoreMetrics).
 	metricsName string
@@ -85,7 +88,7 @@ func storeRunRow(t *testing.T, row storeRow) {
 	storeCompareReads(t, where, -1, "construction", want, got, w.nextProbe(storeOp{}))
 	for i := 0; i < row.Ops; i++ {
 		op := w.nextOp(mix, threadSafe)
-		wantOut, gotOut := want.apply(op), got.apply(op)
+		wantOut, gotOut := storeApplyBoth(want, got, op)
 		if strings.HasPrefix(wantOut, "panic(") {
 			t.Fatalf("seed=%d op#%d %s\nclient-go panicked, which random runs must never provoke: %s", row.Seed, i, op.format(w), wantOut)
 		}
@@ -97,6 +100,16 @@ func storeRunRow(t *testing.T, row storeRow) {
 		}
 		storeCompareReads(t, where, i, op.format(w), want, got, w.nextProbe(op))
 	}
+}
+
+// storeApplyBoth applies op to both sides; a Mutate, which changes the
+// objects both sides share, is performed once.
+func storeApplyBoth(want, got storeSide, op storeOp) (string, string) {
+	if op.Kind == "Mutate" {
+		out := storeMutate(op)
+		return out, out
+	}
+	return want.apply(op), got.apply(op)
 }
 
 // storeCompareReads makes the same reads on both sides and fails on the

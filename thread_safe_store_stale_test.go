@@ -1,0 +1,177 @@
+package cache
+
+import (
+	"sort"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+)
+
+// appPod is a pod of namespace "a" with the given "app" label.
+func appPod(name, app string) *v1.Pod {
+	pod := &v1.Pod{}
+	pod.Namespace, pod.Name = "a", name
+	pod.Labels = map[string]string{"app": app}
+	return pod
+}
+
+// appIndexFunc indexes a pod by its "app" label.
+func appIndexFunc(obj interface{}) ([]string, error) {
+	return []string{obj.(*v1.Pod).Labels["app"]}, nil
+}
+
+// staleStep is one step of a stale-index scenario: add, delete, replace
+// (the whole content by key and pod) or mutate (relabel pod, or the pod
+// added last when nil, in place).
+type staleStep struct {
+	op, key string
+	pod     *v1.Pod
+}
+
+// checkEntryInvariants verifies, under the read lock, that every entry's
+// slot and reference count agree with the arrays, the key sets and the
+// detached map.
+func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
+	t.Helper()
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	refs := map[*storeEntry]int32{}
+	for _, vi := range m.indices.ordered {
+		for _, ks := range vi.byValue {
+			ks.forEach(func(e *storeEntry) { refs[e]++ })
+		}
+	}
+	for i, e := range m.owners {
+		if int(e.slot) != i || m.entries[e.key] != e {
+			t.Fatalf("entry %q: slot %d at %d, entries has %p", e.key, e.slot, i, m.entries[e.key])
+		}
+	}
+	for e, n := range refs {
+		if e.refs != n {
+			t.Fatalf("entry %q: refs %d, held by %d key sets", e.key, e.refs, n)
+		}
+		if m.entries[e.key] == e {
+			continue
+		}
+		if e.slot != -1 || m.detached[e.key] != e {
+			t.Fatalf("entry %q held by an index but not stored: slot %d, detached %v", e.key, e.slot, m.detached[e.key] == e)
+		}
+	}
+	for key, e := range m.detached {
+		if refs[e] == 0 || m.entries[key] != nil {
+			t.Fatalf("detached entry %q: %d refs, stored %v", key, refs[e], m.entries[key] != nil)
+		}
+	}
+}
+
+// renderObjects renders index results as sorted "name" or "nil".
+func renderObjects(objs []interface{}) []string {
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		if o == nil {
+			out = append(out, "nil")
+			continue
+		}
+		out = append(out, o.(*v1.Pod).Name+"="+o.(*v1.Pod).Labels["app"])
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestADeletedEntryWithAStaleIndexMemberReadsAsNilAndNeverAsAnotherObject(t *testing.T) {
+	x, w := appPod("x", "x"), appPod("w", "w")
+	cases := []struct {
+		name    string
+		indices Indices
+		steps   []staleStep
+		// want is ByIndex("app", "x") after the steps, sorted.
+		want []string
+		// wantKeys is IndexKeys("app", "x") after the steps, sorted.
+		wantKeys []string
+	}{
+		{
+			name: "object changed in place, then deleted, another object in its slot",
+			steps: []staleStep{
+				{op: "add", key: "a/x", pod: x}, {op: "add", key: "a/w", pod: w},
+				{op: "mutate", pod: x}, {op: "delete", key: "a/x"},
+			},
+			want: []string{"nil"}, wantKeys: []string{"a/x"},
+		},
+		{
+			name: "object changed in place in the last slot, then deleted (was out of range)",
+			steps: []staleStep{
+				{op: "add", key: "a/w", pod: w}, {op: "add", key: "a/last", pod: appPod("last", "x")},
+				{op: "mutate", pod: nil}, {op: "delete", key: "a/last"},
+			},
+			want: []string{"nil"}, wantKeys: []string{"a/last"},
+		},
+		{
+			name: "stale key stored again resolves to its new object",
+			steps: []staleStep{
+				{op: "add", key: "a/x", pod: x}, {op: "add", key: "a/w", pod: w},
+				{op: "mutate", pod: x}, {op: "delete", key: "a/x"},
+				{op: "add", key: "a/x", pod: appPod("x", "z")},
+			},
+			want: []string{"x=z"}, wantKeys: []string{"a/x"},
+		},
+		{
+			name:    "key named by given Indices, stored under another value, then deleted",
+			indices: Indices{"app": {"x": sets.New("a/k1", "a/k9")}},
+			steps: []staleStep{
+				{op: "add", key: "a/k1", pod: appPod("k1", "y")}, {op: "add", key: "a/k2", pod: appPod("k2", "w")},
+				{op: "delete", key: "a/k1"},
+			},
+			want: []string{"nil", "nil"}, wantKeys: []string{"a/k1", "a/k9"},
+		},
+		{
+			name: "Replace drops stale members",
+			steps: []staleStep{
+				{op: "add", key: "a/x", pod: x}, {op: "mutate", pod: x}, {op: "delete", key: "a/x"},
+				{op: "replace", key: "a/w", pod: w},
+			},
+			want: []string{}, wantKeys: []string{},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			x.Labels["app"] = "x" // cases share x; each starts from its original label
+			m := newThreadSafeMap(Indexers{"app": appIndexFunc}, tc.indices)
+			var lastAdded *v1.Pod
+			for _, s := range tc.steps {
+				switch s.op {
+				case "add":
+					m.Add(s.key, s.pod)
+					lastAdded = s.pod
+				case "mutate":
+					target := s.pod
+					if target == nil {
+						target = lastAdded
+					}
+					target.Labels = map[string]string{"app": "moved"}
+				case "delete":
+					m.Delete(s.key)
+				case "replace":
+					m.Replace(map[string]interface{}{s.key: s.pod}, "1")
+				}
+				checkEntryInvariants(t, m)
+			}
+			objs, err := m.ByIndex("app", "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := renderObjects(objs); !equalStrings(got, tc.want) {
+				t.Errorf("ByIndex = %v, want %v", got, tc.want)
+			}
+			keys, _ := m.IndexKeys("app", "x")
+			sort.Strings(keys)
+			if !equalStrings(keys, tc.wantKeys) {
+				t.Errorf("IndexKeys = %v, want %v", keys, tc.wantKeys)
+			}
+			byObj, _ := m.Index("app", appPod("probe", "x"))
+			if got := renderObjects(byObj); !equalStrings(got, tc.want) {
+				t.Errorf("Index = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
