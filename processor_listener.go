@@ -5,12 +5,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
 
-// listenerDrainBatch is how many notifications the delivery goroutine takes
-// from the ring per lock acquisition.
-const listenerDrainBatch = 64
+// listenerPanicPause is how long a listener waits after a handler panic
+// was recovered (utilruntime.ReallyCrash false) before it delivers again.
+const listenerPanicPause = time.Second
 
 // processorListener relays the notifications of one shared informer to one
 // ResourceEventHandler. It is also that handler's
@@ -20,15 +21,25 @@ const listenerDrainBatch = 64
 // short lock and never waits for the handler. One goroutine (run) takes the
 // notifications out in order and calls the handler, so the handler sees
 // every notification, one at a time, in the order they were added; a slow
-// handler only grows its own ring.
+// handler only grows its own ring. run takes one notification at a time and
+// checks for stop before each delivery: once stop returned, at most the one
+// notification already being delivered reaches the handler.
+//
+// Panics: each delivery runs under utilruntime.HandleCrashWithLogger with
+// the listener's logger ("Observed a panic", every utilruntime.PanicHandlers
+// entry). With utilruntime.ReallyCrash true the panic is re-raised; otherwise
+// the notification is lost and run resumes after listenerPanicPause. A lost
+// initial notification keeps the registration unsynced.
 //
 // Sync tracking: every add with isInInitialList=true counts as outstanding
 // until the handler returned from it. The registration has synced once the
 // informer has synced (upstream) and nothing initial is outstanding; from then
-// on it stays synced, because no later notification is initial.
+// on it stays synced, because no later notification is initial. The moment
+// is noticed by run after every delivery and while idle, and by the
+// processor when the informer syncs, so a backlog never delays it.
 //
-// mu guards pending and stopping. The remaining fields are set at
-// construction or are atomics/channels (resync is lock-free).
+// mu guards pending, stopping and stopCh's closing. The remaining fields are
+// set at construction or are atomics/channels (resync is lock-free).
 type processorListener struct {
 	// handler receives the notifications.
 	handler ResourceEventHandler
@@ -43,11 +54,12 @@ type processorListener struct {
 	pending notificationRing
 	// stopping is set by stop; run then exits without delivering the rest.
 	stopping bool
-	// wake has room for one signal: "pending may be non-empty or stop was
-	// requested".
+	// stopCh is closed by stop (under mu, when stopping is first set).
+	stopCh chan struct{}
+	// wake has room for one signal: "pending may be non-empty".
 	wake chan struct{}
-	// inFlight is how many notifications run took out of pending and has
-	// not finished delivering yet.
+	// inFlight is 1 while run delivers a notification it took out of
+	// pending, else 0.
 	inFlight atomic.Int64
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
@@ -98,6 +110,7 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		name:                  name,
 		logger:                logger,
 		wake:                  make(chan struct{}, 1),
+		stopCh:                make(chan struct{}),
 		backlog:               noopMetric{},
 		upstream:              upstream,
 		upstreamHasSynced:     upstreamHasSynced,
@@ -136,9 +149,11 @@ func (l *processorListener) signal() {
 // not wait for run and may be called more than once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
-	l.stopping = true
-	l.mu.Unlock()
-	l.signal()
+	defer l.mu.Unlock()
+	if !l.stopping {
+		l.stopping = true
+		close(l.stopCh)
+	}
 }
 
 // PendingNotifications returns how many notifications this handler has not
@@ -154,52 +169,81 @@ func (l *processorListener) PendingNotifications() int {
 // run delivers notifications until stop is called. It must run in exactly
 // one goroutine per listener.
 func (l *processorListener) run() {
-	var batch [listenerDrainBatch]notification
-	upstreamDone := l.upstream.Done()
-	for {
-		n, stopping := l.take(batch[:])
-		if stopping {
+	for !l.deliverUntilStopped() {
+		if !l.pauseAfterPanic() {
 			return
 		}
-		if n == 0 {
+	}
+}
+
+// deliverUntilStopped delivers notifications one at a time until stop was
+// called (it then returns true) or a handler panic was recovered (false).
+func (l *processorListener) deliverUntilStopped() (stopped bool) {
+	defer utilruntime.HandleCrashWithLogger(l.logger)
+	upstreamDone := l.upstream.Done()
+	for {
+		n, depth, ok, stopping := l.take()
+		if stopping {
+			return true
+		}
+		if !ok {
 			select {
 			case <-l.wake:
+			case <-l.stopCh:
 			case <-upstreamDone:
 				upstreamDone = nil
 				l.markSyncedIfDone()
 			}
 			continue
 		}
-		l.deliver(batch[:n])
+		l.deliver(&n, depth)
+		if upstreamDone != nil && IsDone(l.upstream) {
+			upstreamDone = nil
+			l.markSyncedIfDone()
+		}
 	}
 }
 
-// take moves up to len(dst) pending notifications into dst under the lock
-// and reports whether the listener is stopping.
-func (l *processorListener) take(dst []notification) (int, bool) {
+// pauseAfterPanic waits listenerPanicPause after a recovered handler panic.
+// It reports false when the listener was stopped meanwhile.
+func (l *processorListener) pauseAfterPanic() bool {
+	l.inFlight.Store(0)
+	l.backlog.Set(float64(l.PendingNotifications()))
+	timer := time.NewTimer(listenerPanicPause)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-l.stopCh:
+		return false
+	}
+}
+
+// take moves the oldest pending notification out under the lock. It returns
+// the notification, how many remain pending, whether there was one, and
+// whether the listener is stopping (then nothing is taken).
+func (l *processorListener) take() (notification, int, bool, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopping {
-		return 0, true
+		return notification{}, 0, false, true
 	}
-	n := l.pending.popInto(dst)
-	l.inFlight.Add(int64(n))
-	return n, false
+	n, ok := l.pending.pop()
+	if ok {
+		l.inFlight.Store(1)
+	}
+	return n, l.pending.len(), ok, false
 }
 
-// deliver calls the handler for each notification in order, clearing each
-// slot afterwards, and keeps the sync tracking and backlog figures current.
-func (l *processorListener) deliver(batch []notification) {
-	for i := range batch {
-		n := &batch[i]
-		n.deliverTo(l.handler)
-		if n.initial && l.initialOutstanding.Add(-1) == 0 {
-			l.markSyncedIfDone()
-		}
-		*n = notification{}
-		l.inFlight.Add(-1)
+// deliver calls the handler for n and keeps the sync tracking and backlog
+// figures current; depth is how many notifications were pending behind n.
+func (l *processorListener) deliver(n *notification, depth int) {
+	n.deliverTo(l.handler)
+	if n.initial && l.initialOutstanding.Add(-1) == 0 {
+		l.markSyncedIfDone()
 	}
-	l.backlog.Set(float64(l.PendingNotifications()))
+	l.inFlight.Store(0)
+	l.backlog.Set(float64(depth))
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync
@@ -222,7 +266,8 @@ func (l *processorListener) HasSyncedChecker() DoneChecker {
 }
 
 // markSyncedIfDone closes the synced channel once the informer has synced
-// and no initial notification is outstanding. Only run calls it.
+// and no initial notification is outstanding. run calls it, and the
+// processor when the informer synced; it is idempotent.
 func (l *processorListener) markSyncedIfDone() {
 	if l.upstreamHasSynced() && l.initialOutstanding.Load() == 0 {
 		l.syncedOnce.Do(func() { close(l.synced) })

@@ -385,6 +385,7 @@ func (s *sharedIndexInformer) announceSync(ctx context.Context, ctrl Controller)
 	select {
 	case <-ctrl.HasSyncedChecker().Done():
 		close(s.synced)
+		s.processor.upstreamSynced()
 	case <-ctx.Done():
 	}
 }
@@ -565,17 +566,18 @@ func (s *sharedIndexInformer) listenerResyncPeriodLocked(logger klog.Logger, req
 
 // RemoveEventHandler stops and unregisters the handler of handle. Removing
 // twice, removing a registration of another informer or removing after the
-// informer stopped does nothing; a handle that is not a registration is an
-// error.
+// informer stopped does nothing; a handle that is not a registration (nil
+// included) is an error, before and after stop alike. Once it returned, the
+// handler receives at most the one notification it was being handed.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	l, ok := handle.(*processorListener)
+	if !ok {
+		return fmt.Errorf("invalid key type %t", handle)
+	}
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
 	if s.stopped {
 		return nil
-	}
-	l, ok := handle.(*processorListener)
-	if !ok {
-		return fmt.Errorf("invalid key type %t", handle)
 	}
 	s.deltasMu.Lock()
 	defer s.deltasMu.Unlock()
@@ -660,5 +662,8 @@ func (v informerControllerView) HasSynced() bool { return v.s.HasSynced() }
 // HasSyncedChecker returns the informer's checker.
 func (v informerControllerView) HasSyncedChecker() DoneChecker { return v.s.HasSyncedChecker() }
 
-// LastSyncResourceVersion always returns "".
-func (informerControllerView) LastSyncResourceVersion() string { return "" }
+// LastSyncResourceVersion returns the informer's last synced resource
+// version, as client-go does with InformerResourceVersion on (GA).
+func (v informerControllerView) LastSyncResourceVersion() string {
+	return v.s.LastSyncResourceVersion()
+}

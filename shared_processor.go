@@ -134,6 +134,19 @@ func (p *sharedProcessor) resyncCheckPeriodChanged(checkPeriod time.Duration) {
 	}
 }
 
+// upstreamSynced tells every listener that the informer has synced, so that
+// a listener whose handler is busy with a backlog syncs at once.
+func (p *sharedProcessor) upstreamSynced() {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if !p.started {
+		return
+	}
+	for _, e := range p.listeners {
+		e.listener.markSyncedIfDone()
+	}
+}
+
 // isRegistered reports whether l is one of the processor's listeners.
 func (p *sharedProcessor) isRegistered(l *processorListener) bool {
 	p.mu.RLock()
