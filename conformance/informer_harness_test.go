@@ -68,6 +68,9 @@ type informerStep struct {
 	Filter string `json:"filter,omitempty"`
 	// Blocked makes the handler block on its first call until release.
 	Blocked bool `json:"blocked,omitempty"`
+	// BlockOn makes the handler block, until release, on its first call
+	// whose rendering contains this text (e.g. "ns/c@11").
+	BlockOn string `json:"blockOn,omitempty"`
 	// Pod is the pod spec of add/modify/delete.
 	Pod string `json:"pod,omitempty"`
 	// RV is the resource version of a bookmark.
@@ -222,16 +225,20 @@ func (s *informerScriptedSource) Watch(options metav1.ListOptions) (watch.Interf
 func (s *informerScriptedSource) IsWatchListSemanticsUnSupported() bool { return !s.watchList }
 
 // informerRecorder is an event handler that records what it is told. When
-// blocked, its first call waits for release.
+// blocked, its first call (or, with blockOn, its first call about that
+// object) waits for release.
 type informerRecorder struct {
 	mu     sync.Mutex
 	events []string
 	// gate, when non-nil, is waited on by the first call.
 	gate chan struct{}
+	// blockOn, when set, limits the waiting to calls whose rendering
+	// contains it.
+	blockOn string
 }
 
 func (r *informerRecorder) record(s string) {
-	if r.gate != nil {
+	if r.gate != nil && (r.blockOn == "" || strings.Contains(s, r.blockOn)) {
 		<-r.gate
 	}
 	r.mu.Lock()
@@ -386,8 +393,9 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 		switch st.Op {
 		case "handler":
 			r := &informerRecorder{}
-			if st.Blocked {
+			if st.Blocked || st.BlockOn != "" {
 				r.gate = make(chan struct{})
+				r.blockOn = st.BlockOn
 			}
 			var filter func(interface{}) bool
 			if st.Filter != "" {
