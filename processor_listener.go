@@ -28,8 +28,9 @@ const listenerPanicPause = time.Second
 // Panics: each delivery runs under utilruntime.HandleCrashWithLogger with
 // the listener's logger ("Observed a panic", every utilruntime.PanicHandlers
 // entry). With utilruntime.ReallyCrash true the panic is re-raised; otherwise
-// the notification is lost and run resumes after listenerPanicPause. A lost
-// initial notification keeps the registration unsynced.
+// the notification is lost and run delivers the next one listenerPanicPause
+// after it arrived. A lost initial notification keeps the registration
+// unsynced.
 //
 // Sync tracking: every add with isInInitialList=true counts as outstanding
 // until the handler returned from it. The registration has synced once the
@@ -204,11 +205,20 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 	}
 }
 
-// pauseAfterPanic waits listenerPanicPause after a recovered handler panic.
-// It reports false when the listener was stopped meanwhile.
+// pauseAfterPanic runs after a recovered handler panic: it waits until a
+// notification is pending and then listenerPanicPause more, as client-go's
+// listener does (its pause starts when the next notification arrives). It
+// reports false when the listener was stopped meanwhile.
 func (l *processorListener) pauseAfterPanic() bool {
 	l.inFlight.Store(0)
 	l.backlog.Set(float64(l.PendingNotifications()))
+	for l.PendingNotifications() == 0 {
+		select {
+		case <-l.wake:
+		case <-l.stopCh:
+			return false
+		}
+	}
 	timer := time.NewTimer(listenerPanicPause)
 	defer timer.Stop()
 	select {
