@@ -551,15 +551,20 @@ func (s *sharedIndexInformer) adjustResyncPeriodLocked(logger klog.Logger, reque
 		return s.resyncCheckPeriod
 	}
 	s.resyncCheckPeriod = requested
-	s.processor.resyncCheckPeriodChanged(requested)
+	s.processor.resyncCheckPeriodChanged(logger, requested)
 	return requested
 }
 
-// listenerResyncPeriod is determineResyncPeriod with the check period in
-// effect, warning when the informer does not resync at all.
+// listenerResyncPeriodLocked is determineResyncPeriod with the check period
+// in effect, warning when the informer does not resync at all, or when the
+// request (only a negative one gets here) is raised to the check period.
 func (s *sharedIndexInformer) listenerResyncPeriodLocked(logger klog.Logger, requested time.Duration) time.Duration {
-	if requested != 0 && s.resyncCheckPeriod == 0 {
+	switch {
+	case requested == 0:
+	case s.resyncCheckPeriod == 0:
 		logger.Info("Warning: the specified resyncPeriod is invalid because this shared informer doesn't support resyncing", "desired", requested)
+	case requested < s.resyncCheckPeriod:
+		logger.Info("Warning: the specified resyncPeriod is being increased to the minimum resyncCheckPeriod", "desired", requested, "resyncCheckPeriod", s.resyncCheckPeriod)
 	}
 	return determineResyncPeriod(requested, s.resyncCheckPeriod)
 }
