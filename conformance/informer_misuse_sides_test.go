@@ -55,6 +55,11 @@ func informerMisuseClientGo(lw *informerScriptedSource) informerMisuse {
 			sort.Strings(out)
 			return out
 		},
+		checkerNames: func() []string {
+			reg, _ := inf.AddEventHandler(&informerCrashHandler{})
+			_, plain := cache.NewInformerWithOptions(cache.InformerOptions{ListerWatcher: lw, ObjectType: &v1.Pod{}, Handler: &informerCrashHandler{}})
+			return []string{inf.HasSyncedChecker().Name(), inf.GetController().HasSyncedChecker().Name(), reg.HasSyncedChecker().Name(), plain.HasSyncedChecker().Name()}
+		},
 		processErrorPlay: func(ctx context.Context, plw *informerScriptedSource) []string {
 			var calls []string
 			store := cache.NewStore(cache.MetaNamespaceKeyFunc)
@@ -116,6 +121,11 @@ func informerMisuseKcache(lw *informerScriptedSource) informerMisuse {
 			}
 			sort.Strings(out)
 			return out
+		},
+		checkerNames: func() []string {
+			reg, _ := inf.AddEventHandler(&informerCrashHandler{})
+			_, plain := kcache.NewInformerWithOptions(kcache.InformerOptions{ListerWatcher: lw, ObjectType: &v1.Pod{}, Handler: &informerCrashHandler{}})
+			return []string{inf.HasSyncedChecker().Name(), inf.GetController().HasSyncedChecker().Name(), reg.HasSyncedChecker().Name(), plain.HasSyncedChecker().Name()}
 		},
 		processErrorPlay: func(ctx context.Context, plw *informerScriptedSource) []string {
 			var calls []string

@@ -33,6 +33,9 @@ type informerMisuse struct {
 	cacheContents    func() []string
 	hasSynced        func() bool
 	processErrorPlay func(ctx context.Context, lw *informerScriptedSource) []string
+	// checkerNames names the informer's, its GetController()'s and a new
+	// registration's DoneCheckers.
+	checkerNames func() []string
 }
 
 // informerMisuseCall runs fn and renders its error or its panic.
@@ -110,6 +113,7 @@ func informerMisusePlay(t *testing.T, build func(lw *informerScriptedSource) inf
 		// NB: 2.5s, so that no recovered panic coincides with the stop.
 		time.Sleep(2500 * time.Millisecond)
 		trace.Sync = append(trace.Sync, fmt.Sprintf("informer=%v cache=%v", inf.hasSynced(), inf.cacheContents()))
+		trace.Results = append(trace.Results, "checker names: "+strings.Join(inf.checkerNames(), ", "))
 		trace.Results = append(trace.Results, "add the same index after start: "+inf.addIndexers("by-app"))
 		cancel()
 		<-done
