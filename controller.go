@@ -27,7 +27,9 @@ type Config struct {
 	// ListerWatcher is the source of the objects.
 	ListerWatcher
 
-	// Process handles one popped item.
+	// Process handles one popped item. Its errors are dropped, as in
+	// client-go; a panic in it is handled by utilruntime (logged through
+	// the context's logger) and processing resumes a second later.
 	Process ProcessFunc
 
 	// ProcessBatch handles several popped deltas at once and returns a

@@ -257,9 +257,9 @@ func (l *processorListener) deliver(n *notification, depth int) {
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync
-// events have been delivered. The listener's goroutine records that moment,
-// so a listener that never ran (e.g. removed before the informer started)
-// never reports synced.
+// events have been delivered. The listener's goroutine (or the processor,
+// when the informer syncs) records that moment, so a listener that never
+// ran (e.g. removed before the informer started) never reports synced.
 func (l *processorListener) HasSynced() bool {
 	select {
 	case <-l.synced:

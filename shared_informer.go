@@ -66,7 +66,9 @@ type SharedInformer interface {
 	// GetStore returns the local cache.
 	GetStore() Store
 
-	// GetController is deprecated and does nothing useful.
+	// GetController returns a Controller view of the informer: its Run
+	// methods do nothing, HasSynced and LastSyncResourceVersion report the
+	// informer's (as client-go's with InformerResourceVersion on).
 	GetController() Controller
 
 	// SetTransform installs the function applied to every object before it
@@ -112,7 +114,10 @@ type SharedInformer interface {
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 
 	// RemoveEventHandler unregisters the handler of handle. Safe for
-	// concurrent use; removing again is harmless.
+	// concurrent use; removing again, or after the informer stopped, is
+	// harmless; a handle that is not one of the informer's kind of
+	// registration (nil included) is an error. Once it returned, the
+	// handler is handed at most the one notification it was being handed.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 }
 
@@ -333,7 +338,8 @@ func (s *sharedIndexInformer) configureBeforeStart(set func()) error {
 // Order of events: the queue and controller are built (reading the feature
 // gates), the processor starts, the controller runs; once it returned the
 // informer is marked stopped and only then the processor and its handler
-// goroutines are stopped and waited for.
+// goroutines are stopped and waited for: each handler finishes at most the
+// notification it is being handed, queued ones are dropped.
 func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	logger := klog.FromContext(ctx)
