@@ -67,22 +67,6 @@ func (r *notificationRing) push(n notification) {
 	r.count++
 }
 
-// pop removes and returns the oldest notification, clearing its slot; ok
-// is false when the ring is empty.
-func (r *notificationRing) pop() (n notification, ok bool) {
-	if r.count == 0 {
-		return notification{}, false
-	}
-	slot := &r.buf[r.head]
-	n, *slot = *slot, notification{}
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.count--
-	if r.count == 0 {
-		r.head = 0
-	}
-	return n, true
-}
-
 // popInto moves up to len(dst) notifications from the head into dst and
 // returns how many it moved. Vacated slots are cleared so that the ring
 // holds no reference to delivered objects.

@@ -9,6 +9,10 @@ import (
 	"k8s.io/klog/v2"
 )
 
+// listenerDrainBatch is how many notifications the delivery goroutine takes
+// from the ring per lock acquisition.
+const listenerDrainBatch = 64
+
 // listenerPanicPause is how long a listener waits after a handler panic
 // was recovered (utilruntime.ReallyCrash false) before it delivers again.
 const listenerPanicPause = time.Second
@@ -21,9 +25,10 @@ const listenerPanicPause = time.Second
 // short lock and never waits for the handler. One goroutine (run) takes the
 // notifications out in order and calls the handler, so the handler sees
 // every notification, one at a time, in the order they were added; a slow
-// handler only grows its own ring. run takes one notification at a time and
-// checks for stop before each delivery: once stop returned, at most the one
-// notification already being delivered reaches the handler.
+// handler only grows its own ring. run takes up to listenerDrainBatch
+// notifications per lock acquisition but checks for stop before each
+// delivery: once stop returned, at most the one notification already being
+// delivered reaches the handler.
 //
 // Panics: each delivery runs under utilruntime.HandleCrashWithLogger with
 // the listener's logger ("Observed a panic", every utilruntime.PanicHandlers
@@ -39,8 +44,9 @@ const listenerPanicPause = time.Second
 // is noticed by run after every delivery and while idle, and by the
 // processor when the informer syncs, so a backlog never delays it.
 //
-// mu guards pending, stopping and stopCh's closing. The remaining fields are
-// set at construction or are atomics/channels (resync is lock-free).
+// mu guards pending, stopping and stopCh's closing. batch, next and end are
+// only touched by run's goroutine. The remaining fields are set at
+// construction or are atomics/channels (resync is lock-free).
 type processorListener struct {
 	// handler receives the notifications.
 	handler ResourceEventHandler
@@ -57,11 +63,19 @@ type processorListener struct {
 	stopping bool
 	// stopCh is closed by stop (under mu, when stopping is first set).
 	stopCh chan struct{}
+	// stopped is set with stopping, for run's lock-free check before every
+	// delivery.
+	stopped atomic.Bool
 	// wake has room for one signal: "pending may be non-empty".
 	wake chan struct{}
-	// inFlight is 1 while run delivers a notification it took out of
-	// pending, else 0.
-	inFlight atomic.Int64
+	// queued counts the notifications added and not yet finished: in
+	// pending, in batch, or being delivered.
+	queued atomic.Int64
+	// batch holds the notifications run took out of pending;
+	// batch[next:end] are still to be delivered.
+	batch [listenerDrainBatch]notification
+	// next and end delimit the undelivered part of batch.
+	next, end int
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
 
@@ -132,9 +146,8 @@ func (l *processorListener) add(n notification) {
 	}
 	l.mu.Lock()
 	l.pending.push(n)
-	depth := l.pending.len()
 	l.mu.Unlock()
-	l.backlog.Set(float64(depth + int(l.inFlight.Load())))
+	l.backlog.Set(float64(l.queued.Add(1)))
 	l.signal()
 }
 
@@ -153,6 +166,7 @@ func (l *processorListener) stop() {
 	defer l.mu.Unlock()
 	if !l.stopping {
 		l.stopping = true
+		l.stopped.Store(true)
 		close(l.stopCh)
 	}
 }
@@ -160,11 +174,10 @@ func (l *processorListener) stop() {
 // PendingNotifications returns how many notifications this handler has not
 // finished processing yet: those queued plus the one being delivered. It is
 // the backlog that the pending-notifications metric reports.
+//
+// It is lock-free.
 func (l *processorListener) PendingNotifications() int {
-	l.mu.Lock()
-	depth := l.pending.len()
-	l.mu.Unlock()
-	return depth + int(l.inFlight.Load())
+	return int(l.queued.Load())
 }
 
 // run delivers notifications until stop is called. It must run in exactly
@@ -177,17 +190,19 @@ func (l *processorListener) run() {
 	}
 }
 
-// deliverUntilStopped delivers notifications one at a time until stop was
-// called (it then returns true) or a handler panic was recovered (false).
+// deliverUntilStopped delivers notifications in order until stop was called
+// (it then returns true) or a handler panic was recovered (false). A
+// notification is consumed before its delivery starts, so after a panic
+// delivery goes on with the next one.
 func (l *processorListener) deliverUntilStopped() (stopped bool) {
 	defer utilruntime.HandleCrashWithLogger(l.logger)
 	upstreamDone := l.upstream.Done()
 	for {
-		n, depth, ok, stopping := l.take()
-		if stopping {
+		if l.next == l.end && !l.refill() {
+			l.dropBatch()
 			return true
 		}
-		if !ok {
+		if l.next == l.end {
 			select {
 			case <-l.wake:
 			case <-l.stopCh:
@@ -197,7 +212,12 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 			}
 			continue
 		}
-		l.deliver(&n, depth)
+		if l.stopped.Load() {
+			l.dropBatch()
+			return true
+		}
+		l.next++
+		l.deliver(&l.batch[l.next-1])
 		if upstreamDone != nil && IsDone(l.upstream) {
 			upstreamDone = nil
 			l.markSyncedIfDone()
@@ -205,14 +225,30 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 	}
 }
 
+// refill moves up to listenerDrainBatch pending notifications into batch
+// under the lock. It returns false, taking nothing, once stop was called.
+func (l *processorListener) refill() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopping {
+		return false
+	}
+	l.next, l.end = 0, l.pending.popInto(l.batch[:])
+	return true
+}
+
+// dropBatch clears the undelivered part of batch after stop.
+func (l *processorListener) dropBatch() {
+	clear(l.batch[l.next:l.end])
+	l.next, l.end = 0, 0
+}
+
 // pauseAfterPanic runs after a recovered handler panic: it waits until a
 // notification is pending and then listenerPanicPause more, as client-go's
 // listener does (its pause starts when the next notification arrives). It
 // reports false when the listener was stopped meanwhile.
 func (l *processorListener) pauseAfterPanic() bool {
-	l.inFlight.Store(0)
-	l.backlog.Set(float64(l.PendingNotifications()))
-	for l.PendingNotifications() == 0 {
+	for l.queued.Load() == 0 {
 		select {
 		case <-l.wake:
 		case <-l.stopCh:
@@ -229,31 +265,23 @@ func (l *processorListener) pauseAfterPanic() bool {
 	}
 }
 
-// take moves the oldest pending notification out under the lock. It returns
-// the notification, how many remain pending, whether there was one, and
-// whether the listener is stopping (then nothing is taken).
-func (l *processorListener) take() (notification, int, bool, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.stopping {
-		return notification{}, 0, false, true
-	}
-	n, ok := l.pending.pop()
-	if ok {
-		l.inFlight.Store(1)
-	}
-	return n, l.pending.len(), ok, false
-}
-
-// deliver calls the handler for n and keeps the sync tracking and backlog
-// figures current; depth is how many notifications were pending behind n.
-func (l *processorListener) deliver(n *notification, depth int) {
+// deliver calls the handler for the notification in slot, clearing the
+// slot first, and keeps the sync tracking and backlog figures current. A
+// panicking handler still finishes the notification for the backlog, but
+// not for sync tracking: a lost initial notification is never delivered.
+func (l *processorListener) deliver(slot *notification) {
+	n := *slot
+	*slot = notification{}
+	defer l.finished()
 	n.deliverTo(l.handler)
 	if n.initial && l.initialOutstanding.Add(-1) == 0 {
 		l.markSyncedIfDone()
 	}
-	l.inFlight.Store(0)
-	l.backlog.Set(float64(depth))
+}
+
+// finished records that one notification left the backlog.
+func (l *processorListener) finished() {
+	l.backlog.Set(float64(l.queued.Add(-1)))
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync
