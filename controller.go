@@ -11,6 +11,7 @@ import (
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientgofeatures "k8s.io/client-go/features"
+	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
 
@@ -26,7 +27,9 @@ type Config struct {
 	// ListerWatcher is the source of the objects.
 	ListerWatcher
 
-	// Process handles one popped item.
+	// Process handles one popped item. Its errors are dropped, as in
+	// client-go; a panic in it is handled by utilruntime (logged through
+	// the context's logger) and processing resumes a second later.
 	Process ProcessFunc
 
 	// ProcessBatch handles several popped deltas at once and returns a
@@ -128,7 +131,7 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	stopCloser := context.AfterFunc(ctx, c.config.Queue.Close)
 	defer stopCloser()
 
-	r := c.newReflector()
+	r := c.newReflector(klog.FromContext(ctx))
 	c.reflector.Store(r)
 
 	var reflectorDone sync.WaitGroup
@@ -137,10 +140,11 @@ func (c *controller) RunWithContext(ctx context.Context) {
 	reflectorDone.Wait()
 }
 
-// newReflector builds the reflector described by the config.
-func (c *controller) newReflector() *Reflector {
+// newReflector builds the reflector described by the config; it logs
+// through logger (the controller's context logger), as client-go's does.
+func (c *controller) newReflector(logger klog.Logger) *Reflector {
 	cfg := &c.config
-	options := ReflectorOptions{Clock: c.clock, TypeDescription: cfg.ObjectDescription}
+	options := ReflectorOptions{Clock: c.clock, TypeDescription: cfg.ObjectDescription, Logger: &logger}
 	options.ResyncPeriod, options.MinWatchTimeout = cfg.FullResyncPeriod, cfg.MinWatchTimeout
 	r := NewReflectorWithOptions(cfg.ListerWatcher, cfg.ObjectType, cfg.Queue, options)
 	r.ShouldResync = c.config.ShouldResync
@@ -175,7 +179,8 @@ func (c *controller) LastSyncResourceVersion() string {
 }
 
 // processLoop drains the queue until it is closed. Processing errors are
-// reported and do not stop the loop.
+// dropped silently, as client-go does: Process is expected to handle its own
+// errors.
 func (c *controller) processLoop(ctx context.Context) {
 	batchQueue, batching := c.batchQueue()
 	for ctx.Err() == nil {
@@ -185,13 +190,9 @@ func (c *controller) processLoop(ctx context.Context) {
 		} else {
 			_, err = c.config.Queue.Pop(PopProcessFunc(c.config.Process))
 		}
-		if err == nil {
-			continue
-		}
-		if errors.Is(err, ErrFIFOClosed) {
+		if err != nil && errors.Is(err, ErrFIFOClosed) {
 			return
 		}
-		utilruntime.HandleErrorWithContext(ctx, err, "Failed to process a popped item")
 	}
 }
 

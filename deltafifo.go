@@ -291,12 +291,13 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 		f.cond.Wait()
 	}
 	initial := !f.population.hasSynced()
-	counted := f.population.countLocked(1)
+	// NB: deferred, so that an item whose processing panicked (and was
+	// recovered) still counts as processed, as in client-go.
+	defer f.population.processedLocked(f.population.countLocked(1))
 	key := f.order.pop()
 	var item interface{} = f.items[key]
 	delete(f.items, key)
 	err := process(item, initial)
-	f.population.processedLocked(counted)
 	return item, err
 }
 

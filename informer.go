@@ -128,13 +128,14 @@ func newIndexerInformer(options InformerOptions) (Indexer, Controller) {
 //     Bookmark deltas) when AtomicFIFO is on, otherwise per-object mode
 //     reading the known objects from store; in atomic mode the queue lock is
 //     released during processing when UnlockWhileProcessingFIFO is on.
-//   - InOrderInformers off: a DeltaFIFO that knows the objects of store and
+//   - InOrderInformers off: a DeltaFIFO named "DeltaFIFO <type>" that knows the objects of store and
 //     emits Replaced deltas.
 func newInformerQueue(logger klog.Logger, objType runtime.Object, store Indexer, transform TransformFunc, id InformerNameAndResource, metrics InformerMetricsProvider) Queue {
 	gates := clientgofeatures.FeatureGates()
 	if !gates.Enabled(clientgofeatures.InOrderInformers) {
 		return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 			Logger:                &logger,
+			Name:                  fmt.Sprintf("DeltaFIFO %T", objType),
 			KnownObjects:          store,
 			EmitDeltaTypeReplaced: true,
 			Transformer:           transform,

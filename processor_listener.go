@@ -5,12 +5,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
 )
 
 // listenerDrainBatch is how many notifications the delivery goroutine takes
 // from the ring per lock acquisition.
 const listenerDrainBatch = 64
+
+// listenerPanicPause is how long a listener waits after a handler panic
+// was recovered (utilruntime.ReallyCrash false) before it delivers again.
+const listenerPanicPause = time.Second
 
 // processorListener relays the notifications of one shared informer to one
 // ResourceEventHandler. It is also that handler's
@@ -20,14 +25,27 @@ const listenerDrainBatch = 64
 // short lock and never waits for the handler. One goroutine (run) takes the
 // notifications out in order and calls the handler, so the handler sees
 // every notification, one at a time, in the order they were added; a slow
-// handler only grows its own ring.
+// handler only grows its own ring. run takes up to listenerDrainBatch
+// notifications per lock acquisition but checks for stop before each
+// delivery: once stop returned, at most the one notification already being
+// delivered reaches the handler.
+//
+// Panics: each delivery runs under utilruntime.HandleCrashWithLogger with
+// the listener's logger ("Observed a panic", every utilruntime.PanicHandlers
+// entry). With utilruntime.ReallyCrash true the panic is re-raised; otherwise
+// the notification is lost and run delivers the next one listenerPanicPause
+// after it arrived. A lost initial notification keeps the registration
+// unsynced.
 //
 // Sync tracking: every add with isInInitialList=true counts as outstanding
 // until the handler returned from it. The registration has synced once the
 // informer has synced (upstream) and nothing initial is outstanding; from then
-// on it stays synced, because no later notification is initial.
+// on it stays synced, because no later notification is initial. The moment
+// is noticed by run after every delivery and while idle, and by the
+// processor when the informer syncs, so a backlog never delays it.
 //
-// mu guards pending and stopping. The remaining fields are set at
+// mu guards pending, stopping and stopCh's closing. batch, next and end are
+// only touched by run's goroutine. The remaining fields are set at
 // construction or are atomics/channels (resync is lock-free).
 type processorListener struct {
 	// handler receives the notifications.
@@ -43,12 +61,21 @@ type processorListener struct {
 	pending notificationRing
 	// stopping is set by stop; run then exits without delivering the rest.
 	stopping bool
-	// wake has room for one signal: "pending may be non-empty or stop was
-	// requested".
+	// stopCh is closed by stop (under mu, when stopping is first set).
+	stopCh chan struct{}
+	// stopped is set with stopping, for run's lock-free check before every
+	// delivery.
+	stopped atomic.Bool
+	// wake has room for one signal: "pending may be non-empty".
 	wake chan struct{}
-	// inFlight is how many notifications run took out of pending and has
-	// not finished delivering yet.
-	inFlight atomic.Int64
+	// queued counts the notifications added and not yet finished: in
+	// pending, in batch, or being delivered.
+	queued atomic.Int64
+	// batch holds the notifications run took out of pending;
+	// batch[next:end] are still to be delivered.
+	batch [listenerDrainBatch]notification
+	// next and end delimit the undelivered part of batch.
+	next, end int
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
 
@@ -98,6 +125,7 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		name:                  name,
 		logger:                logger,
 		wake:                  make(chan struct{}, 1),
+		stopCh:                make(chan struct{}),
 		backlog:               noopMetric{},
 		upstream:              upstream,
 		upstreamHasSynced:     upstreamHasSynced,
@@ -118,9 +146,8 @@ func (l *processorListener) add(n notification) {
 	}
 	l.mu.Lock()
 	l.pending.push(n)
-	depth := l.pending.len()
 	l.mu.Unlock()
-	l.backlog.Set(float64(depth + int(l.inFlight.Load())))
+	l.backlog.Set(float64(l.queued.Add(1)))
 	l.signal()
 }
 
@@ -136,76 +163,131 @@ func (l *processorListener) signal() {
 // not wait for run and may be called more than once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
-	l.stopping = true
-	l.mu.Unlock()
-	l.signal()
+	defer l.mu.Unlock()
+	if !l.stopping {
+		l.stopping = true
+		l.stopped.Store(true)
+		close(l.stopCh)
+	}
 }
 
 // PendingNotifications returns how many notifications this handler has not
 // finished processing yet: those queued plus the one being delivered. It is
 // the backlog that the pending-notifications metric reports.
+//
+// It is lock-free.
 func (l *processorListener) PendingNotifications() int {
-	l.mu.Lock()
-	depth := l.pending.len()
-	l.mu.Unlock()
-	return depth + int(l.inFlight.Load())
+	return int(l.queued.Load())
 }
 
 // run delivers notifications until stop is called. It must run in exactly
 // one goroutine per listener.
 func (l *processorListener) run() {
-	var batch [listenerDrainBatch]notification
-	upstreamDone := l.upstream.Done()
-	for {
-		n, stopping := l.take(batch[:])
-		if stopping {
+	for !l.deliverUntilStopped() {
+		if !l.pauseAfterPanic() {
 			return
 		}
-		if n == 0 {
+	}
+}
+
+// deliverUntilStopped delivers notifications in order until stop was called
+// (it then returns true) or a handler panic was recovered (false). A
+// notification is consumed before its delivery starts, so after a panic
+// delivery goes on with the next one.
+func (l *processorListener) deliverUntilStopped() (stopped bool) {
+	defer utilruntime.HandleCrashWithLogger(l.logger)
+	upstreamDone := l.upstream.Done()
+	for {
+		if l.next == l.end && !l.refill() {
+			l.dropBatch()
+			return true
+		}
+		if l.next == l.end {
 			select {
 			case <-l.wake:
+			case <-l.stopCh:
 			case <-upstreamDone:
 				upstreamDone = nil
 				l.markSyncedIfDone()
 			}
 			continue
 		}
-		l.deliver(batch[:n])
+		if l.stopped.Load() {
+			l.dropBatch()
+			return true
+		}
+		l.next++
+		l.deliver(&l.batch[l.next-1])
+		if upstreamDone != nil && IsDone(l.upstream) {
+			upstreamDone = nil
+			l.markSyncedIfDone()
+		}
 	}
 }
 
-// take moves up to len(dst) pending notifications into dst under the lock
-// and reports whether the listener is stopping.
-func (l *processorListener) take(dst []notification) (int, bool) {
+// refill moves up to listenerDrainBatch pending notifications into batch
+// under the lock. It returns false, taking nothing, once stop was called.
+func (l *processorListener) refill() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopping {
-		return 0, true
+		return false
 	}
-	n := l.pending.popInto(dst)
-	l.inFlight.Add(int64(n))
-	return n, false
+	l.next, l.end = 0, l.pending.popInto(l.batch[:])
+	return true
 }
 
-// deliver calls the handler for each notification in order, clearing each
-// slot afterwards, and keeps the sync tracking and backlog figures current.
-func (l *processorListener) deliver(batch []notification) {
-	for i := range batch {
-		n := &batch[i]
-		n.deliverTo(l.handler)
-		if n.initial && l.initialOutstanding.Add(-1) == 0 {
-			l.markSyncedIfDone()
+// dropBatch clears the undelivered part of batch after stop.
+func (l *processorListener) dropBatch() {
+	clear(l.batch[l.next:l.end])
+	l.next, l.end = 0, 0
+}
+
+// pauseAfterPanic runs after a recovered handler panic: it waits until a
+// notification is pending and then listenerPanicPause more, as client-go's
+// listener does (its pause starts when the next notification arrives). It
+// reports false when the listener was stopped meanwhile.
+func (l *processorListener) pauseAfterPanic() bool {
+	for l.queued.Load() == 0 {
+		select {
+		case <-l.wake:
+		case <-l.stopCh:
+			return false
 		}
-		*n = notification{}
-		l.inFlight.Add(-1)
 	}
-	l.backlog.Set(float64(l.PendingNotifications()))
+	timer := time.NewTimer(listenerPanicPause)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-l.stopCh:
+		return false
+	}
+}
+
+// deliver calls the handler for the notification in slot, clearing the
+// slot first, and keeps the sync tracking and backlog figures current. A
+// panicking handler still finishes the notification for the backlog, but
+// not for sync tracking: a lost initial notification is never delivered.
+func (l *processorListener) deliver(slot *notification) {
+	n := *slot
+	*slot = notification{}
+	defer l.finished()
+	n.deliverTo(l.handler)
+	if n.initial && l.initialOutstanding.Add(-1) == 0 {
+		l.markSyncedIfDone()
+	}
+}
+
+// finished records that one notification left the backlog.
+func (l *processorListener) finished() {
+	l.backlog.Set(float64(l.queued.Add(-1)))
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync
-// events have been delivered. The listener's goroutine records that moment,
-// so a listener that never ran (e.g. removed before the informer started)
-// never reports synced.
+// events have been delivered. The listener's goroutine (or the processor,
+// when the informer syncs) records that moment, so a listener that never
+// ran (e.g. removed before the informer started) never reports synced.
 func (l *processorListener) HasSynced() bool {
 	select {
 	case <-l.synced:
@@ -222,7 +304,8 @@ func (l *processorListener) HasSyncedChecker() DoneChecker {
 }
 
 // markSyncedIfDone closes the synced channel once the informer has synced
-// and no initial notification is outstanding. Only run calls it.
+// and no initial notification is outstanding. run calls it, and the
+// processor when the informer synced; it is idempotent.
 func (l *processorListener) markSyncedIfDone() {
 	if l.upstreamHasSynced() && l.initialOutstanding.Load() == 0 {
 		l.syncedOnce.Do(func() { close(l.synced) })

@@ -304,7 +304,7 @@ func TestResyncGoesOnlyToListenersThatAreDue(t *testing.T) {
 			t.Fatalf("step %d: syncing %v, want %v", i, got, s.syncing)
 		}
 	}
-	p.resyncCheckPeriodChanged(20 * time.Second)
+	p.resyncCheckPeriodChanged(klog.Background(), 20*time.Second)
 	if got := time.Duration(listeners[1].resync.period.Load()); got != 20*time.Second {
 		t.Fatalf("10s request under a 20s check period gives %v", got)
 	}

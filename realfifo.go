@@ -585,13 +585,14 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 		return nil, ErrFIFOClosed
 	}
 	initial := !f.population.hasSynced()
-	counted := f.population.countLocked(1)
+	// NB: deferred, so that an item whose processing panicked (and was
+	// recovered) still counts as processed, as in client-go.
+	defer f.population.processedLocked(f.population.countLocked(1))
 	var item interface{} = Deltas{f.pending.pop().delta}
 	f.metrics.setDepth(f.pending.len())
 	start := f.metrics.start()
 	err := f.processOneLocked(process, item, initial)
 	f.metrics.observeSince(start)
-	f.population.processedLocked(counted)
 	return item, err
 }
 
@@ -617,7 +618,8 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 	}
 	initial := !f.population.hasSynced()
 	n := f.batchLenLocked()
-	counted := f.population.countLocked(n)
+	// NB: deferred, see Pop.
+	defer f.population.processedLocked(f.population.countLocked(n))
 	var err error
 	if n == 1 {
 		var item interface{} = Deltas{f.pending.pop().delta}
@@ -635,7 +637,6 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 		err = f.processBatchLocked(processBatch, batch, initial)
 		f.metrics.observeSince(start)
 	}
-	f.population.processedLocked(counted)
 	return err
 }
 

@@ -66,7 +66,9 @@ type SharedInformer interface {
 	// GetStore returns the local cache.
 	GetStore() Store
 
-	// GetController is deprecated and does nothing useful.
+	// GetController returns a Controller view of the informer: its Run
+	// methods do nothing, HasSynced and LastSyncResourceVersion report the
+	// informer's (as client-go's with InformerResourceVersion on).
 	GetController() Controller
 
 	// SetTransform installs the function applied to every object before it
@@ -112,7 +114,10 @@ type SharedInformer interface {
 	AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error)
 
 	// RemoveEventHandler unregisters the handler of handle. Safe for
-	// concurrent use; removing again is harmless.
+	// concurrent use; removing again, or after the informer stopped, is
+	// harmless; a handle that is not one of the informer's kind of
+	// registration (nil included) is an error. Once it returned, the
+	// handler is handed at most the one notification it was being handed.
 	RemoveEventHandler(handle ResourceEventHandlerRegistration) error
 }
 
@@ -333,7 +338,8 @@ func (s *sharedIndexInformer) configureBeforeStart(set func()) error {
 // Order of events: the queue and controller are built (reading the feature
 // gates), the processor starts, the controller runs; once it returned the
 // informer is marked stopped and only then the processor and its handler
-// goroutines are stopped and waited for.
+// goroutines are stopped and waited for: each handler finishes at most the
+// notification it is being handed, queued ones are dropped.
 func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	defer utilruntime.HandleCrashWithContext(ctx)
 	logger := klog.FromContext(ctx)
@@ -385,6 +391,7 @@ func (s *sharedIndexInformer) announceSync(ctx context.Context, ctrl Controller)
 	select {
 	case <-ctrl.HasSyncedChecker().Done():
 		close(s.synced)
+		s.processor.upstreamSynced()
 	case <-ctx.Done():
 	}
 }
@@ -550,32 +557,38 @@ func (s *sharedIndexInformer) adjustResyncPeriodLocked(logger klog.Logger, reque
 		return s.resyncCheckPeriod
 	}
 	s.resyncCheckPeriod = requested
-	s.processor.resyncCheckPeriodChanged(requested)
+	s.processor.resyncCheckPeriodChanged(logger, requested)
 	return requested
 }
 
-// listenerResyncPeriod is determineResyncPeriod with the check period in
-// effect, warning when the informer does not resync at all.
+// listenerResyncPeriodLocked is determineResyncPeriod with the check period
+// in effect, warning when the informer does not resync at all, or when the
+// request (only a negative one gets here) is raised to the check period.
 func (s *sharedIndexInformer) listenerResyncPeriodLocked(logger klog.Logger, requested time.Duration) time.Duration {
-	if requested != 0 && s.resyncCheckPeriod == 0 {
+	switch {
+	case requested == 0:
+	case s.resyncCheckPeriod == 0:
 		logger.Info("Warning: the specified resyncPeriod is invalid because this shared informer doesn't support resyncing", "desired", requested)
+	case requested < s.resyncCheckPeriod:
+		logger.Info("Warning: the specified resyncPeriod is being increased to the minimum resyncCheckPeriod", "desired", requested, "resyncCheckPeriod", s.resyncCheckPeriod)
 	}
 	return determineResyncPeriod(requested, s.resyncCheckPeriod)
 }
 
 // RemoveEventHandler stops and unregisters the handler of handle. Removing
 // twice, removing a registration of another informer or removing after the
-// informer stopped does nothing; a handle that is not a registration is an
-// error.
+// informer stopped does nothing; a handle that is not a registration (nil
+// included) is an error, before and after stop alike. Once it returned, the
+// handler receives at most the one notification it was being handed.
 func (s *sharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	l, ok := handle.(*processorListener)
+	if !ok {
+		return fmt.Errorf("invalid key type %t", handle)
+	}
 	s.startedMu.Lock()
 	defer s.startedMu.Unlock()
 	if s.stopped {
 		return nil
-	}
-	l, ok := handle.(*processorListener)
-	if !ok {
-		return fmt.Errorf("invalid key type %t", handle)
 	}
 	s.deltasMu.Lock()
 	defer s.deltasMu.Unlock()
@@ -660,5 +673,8 @@ func (v informerControllerView) HasSynced() bool { return v.s.HasSynced() }
 // HasSyncedChecker returns the informer's checker.
 func (v informerControllerView) HasSyncedChecker() DoneChecker { return v.s.HasSyncedChecker() }
 
-// LastSyncResourceVersion always returns "".
-func (informerControllerView) LastSyncResourceVersion() string { return "" }
+// LastSyncResourceVersion returns the informer's last synced resource
+// version, as client-go does with InformerResourceVersion on (GA).
+func (v informerControllerView) LastSyncResourceVersion() string {
+	return v.s.LastSyncResourceVersion()
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
 
@@ -125,12 +126,31 @@ func (p *sharedProcessor) shouldResync() bool {
 }
 
 // resyncCheckPeriodChanged recomputes every listener's resync period for a
-// new informer check period.
-func (p *sharedProcessor) resyncCheckPeriodChanged(checkPeriod time.Duration) {
+// new informer check period, warning through logger (that of the handler
+// whose request changed the check period, as in client-go) when a
+// (negative) request is raised to the check period.
+func (p *sharedProcessor) resyncCheckPeriodChanged(logger klog.Logger, checkPeriod time.Duration) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	for _, e := range p.listeners {
-		e.listener.setResyncPeriod(determineResyncPeriod(e.listener.requestedPeriod(), checkPeriod))
+		requested := e.listener.requestedPeriod()
+		if requested != 0 && requested < checkPeriod {
+			logger.Info("Warning: the specified resyncPeriod is being increased to the minimum resyncCheckPeriod", "desired", requested, "resyncCheckPeriod", checkPeriod)
+		}
+		e.listener.setResyncPeriod(determineResyncPeriod(requested, checkPeriod))
+	}
+}
+
+// upstreamSynced tells every listener that the informer has synced, so that
+// a listener whose handler is busy with a backlog syncs at once.
+func (p *sharedProcessor) upstreamSynced() {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	if !p.started {
+		return
+	}
+	for _, e := range p.listeners {
+		e.listener.markSyncedIfDone()
 	}
 }
 

@@ -68,6 +68,9 @@ type informerStep struct {
 	Filter string `json:"filter,omitempty"`
 	// Blocked makes the handler block on its first call until release.
 	Blocked bool `json:"blocked,omitempty"`
+	// BlockOn makes the handler block, until release, on its first call
+	// whose rendering contains this text (e.g. "ns/c@11").
+	BlockOn string `json:"blockOn,omitempty"`
 	// Pod is the pod spec of add/modify/delete.
 	Pod string `json:"pod,omitempty"`
 	// RV is the resource version of a bookmark.
@@ -164,9 +167,14 @@ var informerTombstoneDecoders []func(obj interface{}) (key string, inner interfa
 
 // informerScriptedSource is a deterministic ListerWatcher: List returns the
 // scripted responses in turn (repeating the last), Watch returns a fake
-// watcher the steps drive. It declines WatchList semantics, so both
-// reflectors list and then watch.
+// watcher the steps drive. Unless watchList is set it declines WatchList
+// semantics, so both reflectors list and then watch; with watchList, a
+// Watch asking for initial events serves the next list response as Added
+// events followed by the initial-events-end bookmark.
 type informerScriptedSource struct {
+	// watchList makes the source support WatchList semantics.
+	watchList bool
+
 	mu sync.Mutex
 	// lists are the responses not yet returned (the last one stays).
 	lists []informerListResponse
@@ -193,27 +201,44 @@ func (s *informerScriptedSource) List(options metav1.ListOptions) (runtime.Objec
 
 func (s *informerScriptedSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
 	s.mu.Lock()
-	s.calls = append(s.calls, fmt.Sprintf("watch rv=%q bookmarks=%v", options.ResourceVersion, options.AllowWatchBookmarks))
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	initial := options.SendInitialEvents != nil && *options.SendInitialEvents
+	s.calls = append(s.calls, fmt.Sprintf("watch rv=%q bookmarks=%v initial-events=%v", options.ResourceVersion, options.AllowWatchBookmarks, initial))
 	w := watch.NewFakeWithChanSize(100, false)
+	if initial {
+		resp := s.lists[0]
+		if len(s.lists) > 1 {
+			s.lists = s.lists[1:]
+		}
+		for _, spec := range resp.Pods {
+			w.Add(informerParsePod(spec))
+		}
+		end := &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: resp.RV, Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+		w.Action(watch.Bookmark, end)
+	}
 	s.watchers <- w
 	return w, nil
 }
 
-// IsWatchListSemanticsUnSupported makes both reflectors use List+Watch.
-func (s *informerScriptedSource) IsWatchListSemanticsUnSupported() bool { return true }
+// IsWatchListSemanticsUnSupported makes both reflectors use List+Watch
+// unless the source plays WatchList.
+func (s *informerScriptedSource) IsWatchListSemanticsUnSupported() bool { return !s.watchList }
 
 // informerRecorder is an event handler that records what it is told. When
-// blocked, its first call waits for release.
+// blocked, its first call (or, with blockOn, its first call about that
+// object) waits for release.
 type informerRecorder struct {
 	mu     sync.Mutex
 	events []string
 	// gate, when non-nil, is waited on by the first call.
 	gate chan struct{}
+	// blockOn, when set, limits the waiting to calls whose rendering
+	// contains it.
+	blockOn string
 }
 
 func (r *informerRecorder) record(s string) {
-	if r.gate != nil {
+	if r.gate != nil && (r.blockOn == "" || strings.Contains(s, r.blockOn)) {
 		<-r.gate
 	}
 	r.mu.Lock()
@@ -332,7 +357,7 @@ func informerPlay(t *testing.T, sc informerScenario, build informerBuilder) info
 
 func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuilder) informerTrace {
 	trace := informerTrace{Handlers: map[string][]string{}}
-	lw := &informerScriptedSource{lists: sc.Lists, watchers: make(chan *watch.FakeWatcher, 16)}
+	lw := &informerScriptedSource{lists: sc.Lists, watchers: make(chan *watch.FakeWatcher, 16), watchList: informerWatchListOn()}
 	resync := informerDuration(t, sc.Resync)
 	inf := build(lw, resync, sc.Indexers)
 	var transformCalls int
@@ -368,8 +393,9 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 		switch st.Op {
 		case "handler":
 			r := &informerRecorder{}
-			if st.Blocked {
+			if st.Blocked || st.BlockOn != "" {
 				r.gate = make(chan struct{})
+				r.blockOn = st.BlockOn
 			}
 			var filter func(interface{}) bool
 			if st.Filter != "" {
@@ -450,6 +476,9 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 	for name, r := range recorders {
 		r.mu.Lock()
 		trace.Handlers[name] = informerNormalize(r.events)
+		if informerWatchListOn() {
+			trace.Handlers[name] = informerSortRelistSteps(trace.Handlers[name], sc.Steps)
+		}
 		r.mu.Unlock()
 	}
 	trace.Checks = append(trace.Checks, "stopped="+fmt.Sprint(inf.isStopped()))
@@ -459,7 +488,35 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 	transformMu.Lock()
 	trace.TransformCalls = transformCalls
 	transformMu.Unlock()
+	if informerWatchListOn() {
+		// NB: through WatchList client-go transforms each object twice and
+		// kcache once, a deliberate difference (README); the objects handed
+		// out are compared all the same.
+		trace.TransformCalls = 0
+	}
 	return trace
+}
+
+// informerSortRelistSteps sorts the notifications of every "gone" step: in
+// WatchList mode the relist is served as a stream into a temporary store,
+// and client-go hands the relisted objects on in that store's (map) order,
+// which differs from run to run.
+func informerSortRelistSteps(events []string, steps []informerStep) []string {
+	out := slices.Clone(events)
+	begin := 0
+	for i, e := range out {
+		step, ok := strings.CutPrefix(e, "-- after step ")
+		if !ok {
+			continue
+		}
+		var n int
+		fmt.Sscan(step, &n)
+		if n < len(steps) && steps[n].Op == "gone" {
+			sort.Strings(out[begin:i])
+		}
+		begin = i + 1
+	}
+	return out
 }
 
 // informerCheck renders the cache, the indexes the scenario uses, the last
@@ -523,11 +580,19 @@ func informerNormalize(events []string) []string {
 // informerModes are the feature-gate settings every scenario runs under
 // (unless it lists its own): the default atomic RealFIFO with batching and
 // unlocked processing, and one mode per gate turned off.
+//
+// WatchListClient is on by default (1.36); in the modes without a
+// "watchlist" prefix the scripted source declines WatchList semantics, so
+// both reflectors list and watch. The "watchlist" modes serve the initial
+// list and every relist as a WatchList stream instead.
 var informerModes = []struct {
 	Name  string
 	Gates map[features.Feature]bool
 }{
 	{"default", nil},
+	{"watchlist", map[features.Feature]bool{features.WatchListClient: true}},
+	{"watchlist-per-object-realfifo", map[features.Feature]bool{features.WatchListClient: true, features.AtomicFIFO: false}},
+	{"watchlist-deltafifo", map[features.Feature]bool{features.WatchListClient: true, features.InOrderInformers: false}},
 	{"per-object-realfifo", map[features.Feature]bool{features.AtomicFIFO: false}},
 	{"deltafifo", map[features.Feature]bool{features.InOrderInformers: false}},
 	{"deltafifo-per-object", map[features.Feature]bool{features.InOrderInformers: false, features.AtomicFIFO: false}},
@@ -550,6 +615,16 @@ func informerStoreVersionCompared() bool {
 	return gates.Enabled(features.InOrderInformers) && gates.Enabled(features.AtomicFIFO)
 }
 
+// informerWatchListOn reports whether the current mode plays the source as
+// a WatchList stream: the WatchListClient gate is on and the mode asked for
+// it (the harness records the mode's choice in informerWatchListMode).
+func informerWatchListOn() bool {
+	return informerWatchListMode && features.FeatureGates().Enabled(features.WatchListClient)
+}
+
+// informerWatchListMode is set by informerSetGates for the "watchlist" modes.
+var informerWatchListMode bool
+
 // informerRunsIn reports whether sc runs in the mode called name.
 func informerRunsIn(sc informerScenario, name string) bool {
 	return len(sc.Modes) == 0 || slices.Contains(sc.Modes, name)
@@ -558,6 +633,8 @@ func informerRunsIn(sc informerScenario, name string) bool {
 // informerSetGates sets the mode's gates for the duration of t. Gates are
 // process-global: callers must not run such tests in parallel.
 func informerSetGates(t *testing.T, gates map[features.Feature]bool) {
+	_, informerWatchListMode = gates[features.WatchListClient]
+	t.Cleanup(func() { informerWatchListMode = false })
 	for f, on := range gates {
 		featuretesting.SetFeatureDuringTest(t, f, on)
 	}

@@ -40,12 +40,26 @@ func TestInformerGivesTheSameNotificationsCacheAndSyncStatesAsClientGo(t *testin
 					if informerTraceIsEmpty(want) {
 						t.Fatal("client-go produced an empty trace; the scenario observes nothing")
 					}
+					informerRequireWatchListUse(t, want)
 					if !reflect.DeepEqual(want, got) {
 						t.Errorf("kcache differs from client-go:\n%s", informerDiff(want, got))
 					}
 				})
 			}
 		})
+	}
+}
+
+// informerRequireWatchListUse fails a WatchList mode whose client-go trace
+// shows no WatchList request, so that the mode cannot silently degrade to
+// List and Watch.
+func informerRequireWatchListUse(t *testing.T, want informerTrace) {
+	t.Helper()
+	if !informerWatchListOn() || len(want.SourceCalls) == 0 {
+		return
+	}
+	if !strings.Contains(want.SourceCalls[0], "initial-events=true") {
+		t.Fatalf("WatchList mode, but client-go's first source call is %q", want.SourceCalls[0])
 	}
 }
 
