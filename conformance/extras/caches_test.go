@@ -39,7 +39,7 @@ type cacheKit struct {
 	fakePolicyStore  func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike
 	policyStore      func(never sets.Set[string]) storeLike
 	undeltaStore     func(push func([]interface{})) storeLike
-	mutationCache    func(includeAdds bool) (mutable storeLike, mc mutationCacheLike)
+	mutationCache    func(includeAdds bool, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
 	deletedTombstone func(key string, obj interface{}) interface{}
 }
 
@@ -81,9 +81,9 @@ var clientGoCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds bool, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{"by": labelL})
-		return backing, cgcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, backing, time.Hour, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -109,9 +109,9 @@ var kcacheCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds bool, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := kcache.NewIndexer(kcache.MetaNamespaceKeyFunc, kcache.Indexers{"by": labelL})
-		return backing, kcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, backing, time.Hour, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -298,10 +298,12 @@ func TestUndeltaStoreMatchesClientGo(t *testing.T) {
 	compareTraces(t, "undelta.txt", playUndelta(clientGoCaches), playUndelta(kcacheCaches))
 }
 
-// playMutation returns the player of mutation.txt.
+// playMutation returns the player of mutation.txt; the trace shows what
+// the cache logged through the logger it was given.
 func playMutation(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
-		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true")
+		logger, rec := newCaptureLogger()
+		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", logger)
 		var trace []string
 		for _, step := range sc.steps {
 			result := capturePanic(func() string {
@@ -318,6 +320,20 @@ func playMutation(kit cacheKit) player {
 					return "ok"
 				case "get":
 					return describeGet(mc.GetByKey(step[1]))
+				case "mutate-many":
+					var n int
+					fmt.Sscan(step[2], &n)
+					for i := 0; i < n; i++ {
+						mc.Mutation(stepPod(fmt.Sprintf("%s%d@1:%s", step[1], i, step[3])))
+					}
+					return "ok"
+				case "byindex-ordered":
+					items, err := mc.ByIndex(step[1], step[2])
+					out := make([]string, 0, len(items))
+					for _, o := range items {
+						out = append(out, describeValue(o))
+					}
+					return fmt.Sprintf("%v err=%v", out, err)
 				case "byindex":
 					items, err := mc.ByIndex(step[1], step[2])
 					return fmt.Sprintf("%s nil=%v err=%v", describeValues(items), items == nil, err)
@@ -325,6 +341,9 @@ func playMutation(kit cacheKit) player {
 				return "unknown step"
 			})
 			trace = append(trace, strings.Join(step, " ")+" -> "+result)
+			for _, line := range rec.take() {
+				trace = append(trace, "  log: "+line)
+			}
 		}
 		return trace
 	}
