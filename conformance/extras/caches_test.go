@@ -276,14 +276,19 @@ func playExpiration(kit cacheKit) player {
 }
 
 func TestExpirationCacheMatchesClientGo(t *testing.T) {
-	compareTraces(t, "expiration.txt", playExpiration(clientGoCaches), playExpiration(kcacheCaches))
+	compareTraces(t, "expiration.txt", klogged(playExpiration(clientGoCaches)), klogged(playExpiration(kcacheCaches)))
 }
 
-// playUndelta returns the player of undelta.txt.
+// playUndelta returns the player of undelta.txt (option push=nil: no
+// PushFunc).
 func playUndelta(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
 		var pushes []string
-		s := kit.undeltaStore(func(objs []interface{}) { pushes = append(pushes, describeValues(objs)) })
+		push := func(objs []interface{}) { pushes = append(pushes, describeValues(objs)) }
+		if sc.options["push"] == "nil" {
+			push = nil
+		}
+		s := kit.undeltaStore(push)
 		var trace []string
 		for _, step := range sc.steps {
 			pushes = nil
@@ -295,7 +300,7 @@ func playUndelta(kit cacheKit) player {
 }
 
 func TestUndeltaStoreMatchesClientGo(t *testing.T) {
-	compareTraces(t, "undelta.txt", playUndelta(clientGoCaches), playUndelta(kcacheCaches))
+	compareTraces(t, "undelta.txt", klogged(playUndelta(clientGoCaches)), klogged(playUndelta(kcacheCaches)))
 }
 
 // playMutation returns the player of mutation.txt; the trace shows what
@@ -350,5 +355,5 @@ func playMutation(kit cacheKit) player {
 }
 
 func TestMutationCacheMatchesClientGo(t *testing.T) {
-	compareTraces(t, "mutation.txt", playMutation(clientGoCaches), playMutation(kcacheCaches))
+	compareTraces(t, "mutation.txt", klogged(playMutation(clientGoCaches)), klogged(playMutation(kcacheCaches)))
 }

@@ -209,5 +209,5 @@ func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interf
 
 func TestFakeControllerSourceMatchesClientGo(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	compareTraces(t, "fake_source.txt", playSource(clientGoSources), playSource(kcacheSources))
+	compareTraces(t, "fake_source.txt", klogged(playSource(clientGoSources)), klogged(playSource(kcacheSources)))
 }

@@ -156,5 +156,5 @@ func playLazy(kit syncKit, sc scenario) []string {
 }
 
 func TestSynctrackMatchesClientGo(t *testing.T) {
-	compareTraces(t, "synctrack.txt", playTracker(clientGoSync), playTracker(kcacheSync))
+	compareTraces(t, "synctrack.txt", klogged(playTracker(clientGoSync)), klogged(playTracker(kcacheSync)))
 }
