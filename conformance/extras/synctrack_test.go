@@ -34,7 +34,7 @@ type syncKit struct {
 	// constructor); the name is ignored.
 	zeroSingle func(name string) tracker
 	zeroAsync  func(name string) tracker
-	lazy   func(eval func() (int, error)) lazyInt
+	lazy       func(eval func() (int, error)) lazyInt
 }
 
 var clientGoSync = syncKit{
