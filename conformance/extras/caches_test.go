@@ -39,7 +39,7 @@ type cacheKit struct {
 	fakePolicyStore  func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike
 	policyStore      func(never sets.Set[string]) storeLike
 	undeltaStore     func(push func([]interface{})) storeLike
-	mutationCache    func(includeAdds bool, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
+	mutationCache    func(includeAdds, noIndexer bool, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
 	deletedTombstone func(key string, obj interface{}) interface{}
 }
 
@@ -81,9 +81,13 @@ var clientGoCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool, logger klog.Logger) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{"by": labelL})
-		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, backing, time.Hour, includeAdds)
+		var indexer cgcache.Indexer = backing
+		if noIndexer {
+			indexer = nil
+		}
+		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, time.Hour, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -109,9 +113,13 @@ var kcacheCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool, logger klog.Logger) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := kcache.NewIndexer(kcache.MetaNamespaceKeyFunc, kcache.Indexers{"by": labelL})
-		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, backing, time.Hour, includeAdds)
+		var indexer kcache.Indexer = backing
+		if noIndexer {
+			indexer = nil
+		}
+		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, time.Hour, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -308,7 +316,7 @@ func TestUndeltaStoreMatchesClientGo(t *testing.T) {
 func playMutation(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
 		logger, rec := newCaptureLogger()
-		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", logger)
+		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", sc.options["indexer"] == "nil", logger)
 		var trace []string
 		for _, step := range sc.steps {
 			result := capturePanic(func() string {

@@ -51,12 +51,20 @@ func detectorChild() {
 	}
 	exercise(cgcache.NewCacheMutationDetector("configmaps"))
 	logged()
+	exerciseTombstone(cgcache.NewCacheMutationDetector("tombstones"), func(obj interface{}) interface{} {
+		return cgcache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}
+	})
+	logged()
 	for _, m := range detectorMutations {
 		exerciseMutation(cgcache.NewCacheMutationDetector(m.name), m)
 		logged()
 	}
 	fmt.Println(implSeparator)
 	exercise(kcache.NewCacheMutationDetector("configmaps"))
+	logged()
+	exerciseTombstone(kcache.NewCacheMutationDetector("tombstones"), func(obj interface{}) interface{} {
+		return kcache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}
+	})
 	logged()
 	for _, m := range detectorMutations {
 		exerciseMutation(kcache.NewCacheMutationDetector(m.name), m)
@@ -114,6 +122,20 @@ var detectorMutations = []detectorMutation{
 		},
 		mutate: func(o runtime.Object) { o.(*v1.ConfigMap).Data["k"] = "v" },
 	},
+}
+
+// exerciseTombstone hands d tombstones (of an object then mutated, and of
+// nil), nil and a nil pointer, and runs it with a closed stop channel.
+func exerciseTombstone(d detector, tombstone func(obj interface{}) interface{}) {
+	inner := &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "gone"}, Data: map[string]string{"k": "v"}}
+	fmt.Println("add tombstone:", capturePanic(func() string { d.AddObject(tombstone(inner)); return "ok" }))
+	fmt.Println("add tombstone of nil:", capturePanic(func() string { d.AddObject(tombstone(nil)); return "ok" }))
+	fmt.Println("add nil:", capturePanic(func() string { d.AddObject(nil); return "ok" }))
+	fmt.Println("add nil pointer:", capturePanic(func() string { d.AddObject((*v1.ConfigMap)(nil)); return "ok" }))
+	inner.Data["k"] = "mutated in place"
+	stop := make(chan struct{})
+	close(stop)
+	fmt.Println("tombstones: run with a closed stop channel:", runOnce(d, stop))
 }
 
 // exerciseMutation hands one object of m to d, applies m and runs d with a
@@ -198,7 +220,7 @@ func TestMutationDetectorMatchesClientGo(t *testing.T) {
 				t.Fatalf("the altered object was not reported at index 1:\n%s", kc)
 			}
 			warning := `log: <library> V(0) "Mutation detector is enabled, this will result in memory leakage."`
-			if n := strings.Count(kc, warning); n != tc.wantWarnings*(1+len(detectorMutations)) {
+			if n := strings.Count(kc, warning); n != tc.wantWarnings*(2+len(detectorMutations)) {
 				t.Fatalf("%d warnings, want %d per detector:\n%s\n%s", n, tc.wantWarnings, kc, stderr)
 			}
 			for _, m := range detectorMutations {
