@@ -214,3 +214,106 @@ func TestListWatchFromClientMatchesClientGo(t *testing.T) {
 		})
 	}
 }
+
+// ctxKey marks the caller's context in the ListWatch flavour cases.
+type ctxKey struct{}
+
+// flavourFuncs returns list and watch functions of both flavours that
+// append which of them ran (and whether they saw the caller's context) to
+// calls.
+func flavourFuncs(calls *[]string) (
+	list func(metav1.ListOptions) (runtime.Object, error),
+	listCtx func(context.Context, metav1.ListOptions) (runtime.Object, error),
+	watchF func(metav1.ListOptions) (watch.Interface, error),
+	watchCtx func(context.Context, metav1.ListOptions) (watch.Interface, error),
+) {
+	seen := func(ctx context.Context) string { return fmt.Sprintf("caller-ctx=%v", ctx.Value(ctxKey{}) != nil) }
+	list = func(metav1.ListOptions) (runtime.Object, error) {
+		*calls = append(*calls, "ListFunc")
+		return &v1.PodList{}, nil
+	}
+	listCtx = func(ctx context.Context, _ metav1.ListOptions) (runtime.Object, error) {
+		*calls = append(*calls, "ListWithContextFunc "+seen(ctx))
+		return &v1.PodList{}, nil
+	}
+	watchF = func(metav1.ListOptions) (watch.Interface, error) {
+		*calls = append(*calls, "WatchFunc")
+		return watch.NewEmptyWatch(), nil
+	}
+	watchCtx = func(ctx context.Context, _ metav1.ListOptions) (watch.Interface, error) {
+		*calls = append(*calls, "WatchFuncWithContext "+seen(ctx))
+		return watch.NewEmptyWatch(), nil
+	}
+	return list, listCtx, watchF, watchCtx
+}
+
+// playListWatchFlavours sets the function fields named in set (l, L, w, W:
+// ListFunc, ListWithContextFunc, WatchFunc, WatchFuncWithContext) on a
+// ListWatch of either implementation and calls its four methods.
+func playListWatchFlavours(clientGo bool, set string) []string {
+	var calls []string
+	list, listCtx, watchF, watchCtx := flavourFuncs(&calls)
+	ctx := context.WithValue(context.Background(), ctxKey{}, true)
+	type methods struct {
+		list     func(metav1.ListOptions) (runtime.Object, error)
+		listCtx  func(context.Context, metav1.ListOptions) (runtime.Object, error)
+		watch    func(metav1.ListOptions) (watch.Interface, error)
+		watchCtx func(context.Context, metav1.ListOptions) (watch.Interface, error)
+	}
+	var m methods
+	if clientGo {
+		lw := &cgcache.ListWatch{}
+		if strings.Contains(set, "l") {
+			lw.ListFunc = list
+		}
+		if strings.Contains(set, "L") {
+			lw.ListWithContextFunc = listCtx
+		}
+		if strings.Contains(set, "w") {
+			lw.WatchFunc = watchF
+		}
+		if strings.Contains(set, "W") {
+			lw.WatchFuncWithContext = watchCtx
+		}
+		m = methods{lw.List, lw.ListWithContext, lw.Watch, lw.WatchWithContext}
+	} else {
+		lw := &kcache.ListWatch{}
+		if strings.Contains(set, "l") {
+			lw.ListFunc = list
+		}
+		if strings.Contains(set, "L") {
+			lw.ListWithContextFunc = listCtx
+		}
+		if strings.Contains(set, "w") {
+			lw.WatchFunc = watchF
+		}
+		if strings.Contains(set, "W") {
+			lw.WatchFuncWithContext = watchCtx
+		}
+		m = methods{lw.List, lw.ListWithContext, lw.Watch, lw.WatchWithContext}
+	}
+	var trace []string
+	call := func(name string, f func() error) {
+		calls = nil
+		res := capturePanic(func() string { return fmt.Sprint(f()) })
+		trace = append(trace, fmt.Sprintf("%s -> %s calls=%v", name, res, calls))
+	}
+	call("List", func() error { _, err := m.list(metav1.ListOptions{}); return err })
+	call("ListWithContext", func() error { _, err := m.listCtx(ctx, metav1.ListOptions{}); return err })
+	call("Watch", func() error { _, err := m.watch(metav1.ListOptions{}); return err })
+	call("WatchWithContext", func() error { _, err := m.watchCtx(ctx, metav1.ListOptions{}); return err })
+	return trace
+}
+
+func TestListWatchFlavoursMatchClientGo(t *testing.T) {
+	for _, set := range []string{"", "lw", "LW", "lLwW", "lW", "Lw"} {
+		t.Run("fields "+set, func(t *testing.T) {
+			want := strings.Join(playListWatchFlavours(true, set), "\n")
+			got := strings.Join(playListWatchFlavours(false, set), "\n")
+			if got != want {
+				t.Fatalf("traces differ\nclient-go:\n%s\nkcache:\n%s", want, got)
+			}
+			t.Logf("identical traces:\n%s", got)
+		})
+	}
+}
