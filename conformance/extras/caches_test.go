@@ -39,7 +39,7 @@ type cacheKit struct {
 	fakePolicyStore  func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike
 	policyStore      func(never sets.Set[string]) storeLike
 	undeltaStore     func(push func([]interface{})) storeLike
-	mutationCache    func(includeAdds, noIndexer bool, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
+	mutationCache    func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
 	deletedTombstone func(key string, obj interface{}) interface{}
 }
 
@@ -81,13 +81,13 @@ var clientGoCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds, noIndexer bool, logger klog.Logger) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{"by": labelL})
 		var indexer cgcache.Indexer = backing
 		if noIndexer {
 			indexer = nil
 		}
-		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, time.Hour, includeAdds)
+		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, ttl, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -113,13 +113,13 @@ var kcacheCaches = cacheKit{
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds, noIndexer bool, logger klog.Logger) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := kcache.NewIndexer(kcache.MetaNamespaceKeyFunc, kcache.Indexers{"by": labelL})
 		var indexer kcache.Indexer = backing
 		if noIndexer {
 			indexer = nil
 		}
-		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, time.Hour, includeAdds)
+		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, ttl, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -316,7 +316,14 @@ func TestUndeltaStoreMatchesClientGo(t *testing.T) {
 func playMutation(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
 		logger, rec := newCaptureLogger()
-		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", sc.options["indexer"] == "nil", logger)
+		ttl := time.Hour
+		if v, ok := sc.options["ttl"]; ok {
+			var err error
+			if ttl, err = time.ParseDuration(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", sc.options["indexer"] == "nil", ttl, logger)
 		var trace []string
 		for _, step := range sc.steps {
 			result := capturePanic(func() string {
