@@ -27,6 +27,7 @@ type listerKit struct {
 	listAll     func(s listerStore, sel labels.Selector, fn func(interface{})) error
 	listAllByNS func(s listerStore, ns string, sel labels.Selector, fn func(interface{})) error
 	generic     func(s listerStore) genericListerLike
+	tombstone   func(key string, obj interface{}) interface{}
 }
 
 // genericListerLike is GenericLister of either implementation.
@@ -58,7 +59,7 @@ func listerKey(obj interface{}) (string, error) {
 	case string:
 		return "string/" + strings.ReplaceAll(v, " ", "-"), nil
 	}
-	return fmt.Sprintf("%T/%v", obj, obj), nil
+	return strings.ReplaceAll(fmt.Sprintf("%T", obj), " ", "-"), nil
 }
 
 var resourcePods = schema.GroupResource{Resource: "pods"}
@@ -88,6 +89,9 @@ var clientGoListers = listerKit{
 	generic: func(s listerStore) genericListerLike {
 		return cgGeneric{cgcache.NewGenericLister(s.(cgcache.Indexer), resourcePods)}
 	},
+	tombstone: func(key string, obj interface{}) interface{} {
+		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
+	},
 }
 
 var kcacheListers = listerKit{
@@ -107,14 +111,24 @@ var kcacheListers = listerKit{
 	generic: func(s listerStore) genericListerLike {
 		return kcGeneric{kcache.NewGenericLister(s.(kcache.Indexer), resourcePods)}
 	},
+	tombstone: func(key string, obj interface{}) interface{} {
+		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
+	},
 }
 
 // listerObject parses an object word of listers.txt: "nometa" (a string),
-// "value:NAME" (a v1.Pod value), "[NS/]NAME[:LABEL]" (a pod; without NS
-// cluster-scoped).
-func listerObject(ref string) interface{} {
+// "value:NAME" (a v1.Pod value), "tombstone-nil" (a tombstone without
+// object), "tombstone:NS/NAME" (a tombstone of that pod),
+// "[NS/]NAME[:LABEL]" (a pod; without NS cluster-scoped).
+func (kit listerKit) listerObject(ref string) interface{} {
 	if ref == "nometa" {
 		return "no metadata"
+	}
+	if ref == "tombstone-nil" {
+		return kit.tombstone("ns1/gone", nil)
+	}
+	if key, ok := strings.CutPrefix(ref, "tombstone:"); ok {
+		return kit.tombstone(key, kit.listerObject(key))
 	}
 	if name, ok := strings.CutPrefix(ref, "value:"); ok {
 		return v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns1", Name: name}}
@@ -198,7 +212,7 @@ func listerStep(kit listerKit, s listerStore, step []string) string {
 	case "add":
 		var errs []string
 		for _, ref := range step[1:] {
-			errs = append(errs, fmt.Sprint(s.Add(listerObject(ref))))
+			errs = append(errs, fmt.Sprint(s.Add(kit.listerObject(ref))))
 		}
 		return strings.Join(errs, " ")
 	case "listall":
