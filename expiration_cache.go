@@ -28,7 +28,9 @@ type TimestampedEntry struct {
 // Invariants: entries holds only *TimestampedEntry values whose key field is
 // their storage key; an entry the policy calls expired is never returned,
 // it is deleted (without touching the recorded resource version) and
-// reported through onExpired. writeLock serialises every write with every
+// reported through onExpired, except in a fake store made without a
+// channel, which keeps it stored (ListKeys still names it), as client-go's
+// does. writeLock serialises every write with every
 // expiry check, so no object is written while any entry is being expired;
 // entries does its own locking for plain reads (ListKeys, resource version).
 // Each read that checks expiry takes that exclusive lock, which makes this
@@ -47,6 +49,9 @@ type ExpirationCache struct {
 	// onExpired, when set, is told the key of every entry removed because it
 	// expired; it is called with writeLock held.
 	onExpired func(key string)
+	// retainExpired keeps expired entries stored (reads still skip them);
+	// set only by NewFakeExpirationStore without a channel.
+	retainExpired bool
 }
 
 // ExpirationPolicy decides whether a stored entry has expired. It exists so
@@ -89,10 +94,14 @@ func (c *ExpirationCache) keyOf(obj interface{}) (string, error) {
 }
 
 // liveObjectLocked returns the object of entry unless it expired, in which
-// case the entry is deleted and reported. c.writeLock must be held.
+// case the entry is deleted and reported (or, with retainExpired, only
+// hidden). c.writeLock must be held.
 func (c *ExpirationCache) liveObjectLocked(entry *TimestampedEntry) (interface{}, bool) {
 	if !c.policy.IsExpired(entry) {
 		return entry.Obj, true
+	}
+	if c.retainExpired {
+		return nil, false
 	}
 	c.entries.Delete(entry.key)
 	if c.onExpired != nil {

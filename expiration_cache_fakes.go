@@ -8,14 +8,16 @@ import (
 // NewFakeExpirationStore returns an ExpirationCache for tests. Entries are
 // stamped with cacheClock, and the key of every entry purged because it
 // expired is sent to deletedKeys (a blocking send made while the
-// cache is locked; nothing is sent when deletedKeys is nil). Explicit
-// deletes are not reported.
+// cache is locked). When deletedKeys is nil, expired entries are never
+// purged: reads skip them but they stay stored, and ListKeys names them.
+// Explicit deletes are not reported.
 func NewFakeExpirationStore(keyFunc KeyFunc, deletedKeys chan<- string, expirationPolicy ExpirationPolicy, cacheClock clock.Clock) Store {
-	var report func(string)
-	if deletedKeys != nil {
-		report = func(key string) { deletedKeys <- key }
+	if deletedKeys == nil {
+		c := newExpirationCache(keyFunc, expirationPolicy, cacheClock, nil)
+		c.retainExpired = true
+		return c
 	}
-	return newExpirationCache(keyFunc, expirationPolicy, cacheClock, report)
+	return newExpirationCache(keyFunc, expirationPolicy, cacheClock, func(key string) { deletedKeys <- key })
 }
 
 // FakeExpirationPolicy expires every entry except those whose key is in

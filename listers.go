@@ -73,24 +73,40 @@ type GenericNamespaceLister interface {
 type AppendFunc func(interface{})
 
 // ListAll lists items in the store matching the given selector, calling
-// appendFn on each one. An object without metadata is an error unless the
+// appendFn on each one. With labels.Nothing() it returns nil at once,
+// reading nothing. An object without metadata is an error unless the
 // selector selects everything.
 func ListAll(store Store, selector labels.Selector, appendFn AppendFunc) error {
+	if selectsNothing(selector) {
+		return nil
+	}
 	return appendMatching(store.List(), "", selector, appendFn)
+}
+
+// selectsNothing reports whether selector is labels.Nothing(), for which
+// the listing functions return at once without reading the store.
+func selectsNothing(selector labels.Selector) bool {
+	// NB: the dynamic types differ for every other selector, so the
+	// comparison never panics on a selector of a non-comparable type.
+	return selector == labels.Nothing()
 }
 
 // ListAllByNamespace lists items in the given namespace in the store matching
 // the given selector, calling appendFn on each one. If a blank namespace
-// (NamespaceAll) is specified, this delegates to ListAll(). The namespace
-// index is used when the indexer has one; otherwise every object is
-// scanned.
+// (NamespaceAll) is specified, this delegates to ListAll(). With
+// labels.Nothing() it returns nil at once, reading nothing. The namespace
+// index is used when the indexer has one; otherwise a warning is logged
+// (klog, level zero) and every object is scanned.
 func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selector, appendFn AppendFunc) error {
+	if selectsNothing(selector) {
+		return nil
+	}
 	if namespace == metav1.NamespaceAll {
 		return ListAll(indexer, selector, appendFn)
 	}
 	items, err := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
 	if err != nil {
-		klog.TODO().Info("Listing by namespace without the namespace index; scanning every object", "namespace", namespace, "err", err)
+		klog.TODO().Info("Warning: can not retrieve list of objects using index", "err", err)
 		return appendMatching(indexer.List(), namespace, selector, appendFn)
 	}
 	return appendMatching(items, "", selector, appendFn)

@@ -209,10 +209,11 @@ type Getter interface {
 // (metav1.NamespaceAll for every namespace) through client c, restricted by
 // fieldSelector, which replaces any field selector of the caller's options.
 // All four function fields are set, so context-free callers keep working.
+// The selector is rendered on every request, so a nil fieldSelector (like a
+// nil c) panics on the first List or Watch, not here.
 func NewListWatchFromClient(c Getter, resource string, namespace string, fieldSelector fields.Selector) *ListWatch {
-	selector := fieldSelector.String()
 	return NewFilteredListWatchFromClient(c, resource, namespace, func(options *metav1.ListOptions) {
-		options.FieldSelector = selector
+		options.FieldSelector = fieldSelector.String()
 	})
 }
 

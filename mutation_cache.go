@@ -46,7 +46,7 @@ type MutationCache interface {
 // of recent, so a mutation never replaces a strictly newer one; recent does
 // its own locking for plain reads.
 type mutationCache struct {
-	// logger reports mutations that have no key.
+	// logger reports mutations that have no key or no index value.
 	logger klog.Logger
 	// backing is the authoritative store (normally an informer's).
 	backing Store
@@ -121,7 +121,9 @@ func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
 // indexKey, each replaced by its recorded mutation when that is strictly
 // newer. With includeAdds, it then appends, least recently used first, the
 // recorded mutations under other keys that the index function maps to
-// indexKey (an index function error skips the mutation). It fails when the
+// indexKey (an index function error skips the mutation and is logged at
+// V(4)); those are read
+// first, so the indexed keys' mutations become the most recently used. It fails when the
 // cache has no indexer or the index does not exist.
 func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, error) {
 	if c.indexer == nil {
@@ -130,6 +132,13 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 	keys, err := c.indexer.IndexKeys(indexName, indexKey)
 	if err != nil {
 		return nil, err
+	}
+	// NB: the recorded mutations are read (which refreshes their place in
+	// the LRU order) before the indexed keys, as client-go does, so that
+	// the indexed keys' mutations end up the most recently used.
+	var adds []interface{}
+	if c.includeAdds {
+		adds = c.appendIndexedMutations(nil, sets.New(keys...), indexName, indexKey)
 	}
 	var items []interface{}
 	for _, key := range keys {
@@ -145,10 +154,7 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 		}
 		items = append(items, obj)
 	}
-	if c.includeAdds {
-		items = c.appendIndexedMutations(items, sets.New(keys...), indexName, indexKey)
-	}
-	return items, nil
+	return append(items, adds...), nil
 }
 
 // appendIndexedMutations appends the recorded mutations whose key is not in
@@ -168,7 +174,11 @@ func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Se
 			continue
 		}
 		values, err := indexFunc(obj)
-		if err != nil || !slices.Contains(values, indexKey) {
+		if err != nil {
+			c.logger.V(4).Info("Unable to calculate an index entry for mutation cache entry", "key", key, "err", err)
+			continue
+		}
+		if !slices.Contains(values, indexKey) {
 			continue
 		}
 		items = append(items, obj)

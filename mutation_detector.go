@@ -3,11 +3,11 @@ package cache
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strconv"
 	"sync"
 	"time"
 
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/diff"
 	"k8s.io/klog/v2"
@@ -155,8 +155,10 @@ func (d *cacheMutationDetector) Run(stopCh <-chan struct{}) {
 	}
 }
 
-// check compares every watched object with its snapshot, printing each
-// altered one, and fails once if any was altered.
+// check compares every watched object with its snapshot by reflect.DeepEqual
+// (so a Quantity rewritten from "1" to "1000m", a Time moved to another
+// zone or a nil map made empty counts as altered), printing each altered
+// one, and fails once if any was altered.
 func (d *cacheMutationDetector) check() {
 	d.checkMu.Lock()
 	defer d.checkMu.Unlock()
@@ -170,7 +172,7 @@ func (d *cacheMutationDetector) check() {
 	index := 0
 	for _, generation := range [][]watchedObject{d.previous, d.current} {
 		for _, w := range generation {
-			if !apiequality.Semantic.DeepEqualWithNilDifferentFromEmpty(w.live, w.snapshot) {
+			if !reflect.DeepEqual(w.live, w.snapshot) {
 				altered = true
 				fmt.Printf("CACHE %s[%d] ALTERED!\n%s\n", d.name, index, diff.ObjectGoPrintSideBySide(w.live, w.snapshot))
 			}

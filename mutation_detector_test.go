@@ -81,7 +81,7 @@ func TestMutationDetectorFiresWhenACachedObjectIsMutatedInPlace(t *testing.T) {
 	}
 }
 
-func TestMutationDetectorComparesSemanticallyForQuantities(t *testing.T) {
+func TestMutationDetectorIgnoresAQuantityWhoseStringWasReadAgain(t *testing.T) {
 	d, _, failures := newTestMutationDetector()
 	pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}}
 	pod.Spec.Overhead = v1.ResourceList{v1.ResourceCPU: resource.MustParse("100m")}
@@ -183,5 +183,33 @@ func TestMutationDetectorRunChecksOnceEvenWhenAlreadyStopped(t *testing.T) {
 	d.Run(stop)
 	if len(*failures) != 1 {
 		t.Fatalf("failures = %q, want one check before stopping", *failures)
+	}
+}
+
+func TestMutationDetectorReportsARewrittenQuantityAndAMovedTimeZone(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(*v1.Pod)
+	}{
+		{name: "1 rewritten as 1000m", mutate: func(p *v1.Pod) {
+			p.Spec.Overhead[v1.ResourceCPU] = resource.MustParse("1000m")
+		}},
+		{name: "creation time moved to another zone", mutate: func(p *v1.Pod) {
+			p.CreationTimestamp = metav1.NewTime(p.CreationTimestamp.In(time.FixedZone("UTC+2", 7200)))
+		}},
+		{name: "nil labels made empty", mutate: func(p *v1.Pod) { p.Labels = map[string]string{} }},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d, _, failures := newTestMutationDetector()
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", CreationTimestamp: metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))}}
+			pod.Spec.Overhead = v1.ResourceList{v1.ResourceCPU: resource.MustParse("1")}
+			d.AddObject(pod)
+			tc.mutate(pod)
+			d.check()
+			if len(*failures) != 1 {
+				t.Fatalf("failures = %q, want one", *failures)
+			}
+		})
 	}
 }

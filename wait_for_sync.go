@@ -2,7 +2,7 @@ package cache
 
 import (
 	"context"
-	"fmt"
+	"slices"
 	"time"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -14,53 +14,48 @@ import (
 // re-evaluate their InformerSynced functions.
 const syncedPollPeriod = 100 * time.Millisecond
 
-// waitForProgressPeriod is how often WaitFor logs which activities are still
-// outstanding.
-const waitForProgressPeriod = 10 * time.Second
-
 // InformerSynced reports whether an informer (or anything else) has synced,
 // e.g. SharedInformer.HasSynced.
 type InformerSynced func() bool
 
 // WaitForCacheSync polls cacheSyncs (at once, then every 100ms) until all
 // return true in the same round, and returns true; it returns false as soon
-// as stopCh is closed, which callers should treat as "shut down".
-// WaitForNamedCacheSync adds log messages.
+// as stopCh is closed, which callers should treat as "shut down". It logs
+// nothing; WaitForNamedCacheSync adds log messages.
 func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
-	if !pollUntilSynced(wait.ContextForChannel(stopCh), cacheSyncs) {
-		klog.V(2).Info("stop requested")
-		return false
-	}
-	klog.V(4).Info("caches populated")
-	return true
+	return pollUntilSynced(wait.ContextForChannel(stopCh), cacheSyncs)
 }
 
-// WaitForNamedCacheSync is WaitForCacheSync with log messages naming
-// controllerName when the wait starts and how it ended.
+// WaitForNamedCacheSync is WaitForCacheSync with log messages, through klog's
+// global logger, naming controllerName (key "controller"): "Waiting for
+// caches to sync" when the wait starts, then "Caches are synced" or, through
+// utilruntime's error handling, "Unable to sync caches".
 //
 // Contextual logging: WaitForNamedCacheSyncWithContext should be used instead
 // of WaitForNamedCacheSync in code which supports contextual logging.
 func WaitForNamedCacheSync(controllerName string, stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
-	klog.Infof("Waiting for caches to sync for %s", controllerName)
+	klog.InfoS("Waiting for caches to sync", "controller", controllerName)
 	if !WaitForCacheSync(stopCh, cacheSyncs...) {
-		utilruntime.HandleError(fmt.Errorf("unable to sync caches for %s", controllerName))
+		utilruntime.HandleErrorWithContext(context.Background(), nil, "Unable to sync caches", "controller", controllerName)
 		return false
 	}
-	klog.Infof("Caches are synced for %s", controllerName)
+	klog.InfoS("Caches are synced", "controller", controllerName)
 	return true
 }
 
 // WaitForNamedCacheSyncWithContext is WaitForCacheSync stopped by ctx, with
 // log messages, at level zero, through the logger of ctx (which can carry
-// the caller's name). To make them quieter, put a logger with a higher
-// verbosity in ctx:
+// the caller's name): "Waiting for caches to sync", then "Caches are
+// synced" or, through utilruntime's error handling, "Unable to sync
+// caches". To make them quieter, put a logger with a higher verbosity in
+// ctx:
 //
 //	WaitForNamedCacheSyncWithContext(klog.NewContext(ctx, logger.V(5)), ...)
 func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...InformerSynced) bool {
 	logger := klog.FromContext(ctx)
 	logger.Info("Waiting for caches to sync")
 	if !pollUntilSynced(ctx, cacheSyncs) {
-		logger.Error(nil, "Unable to sync caches")
+		utilruntime.HandleErrorWithContext(ctx, nil, "Unable to sync caches")
 		return false
 	}
 	logger.Info("Caches are synced")
@@ -68,45 +63,58 @@ func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...Informe
 }
 
 // WaitFor blocks until every checker is done (true) or ctx is canceled
-// first (false).
+// first (false). A checker that is done by the time ctx is canceled counts
+// as done, so with every checker done WaitFor returns true even under a
+// canceled ctx. It returns only after the goroutine it starts per checker
+// has ended.
 //
-// With a non-empty what, it logs through the logger of ctx, at level zero,
-// that it is waiting ("Waiting", for=what), which checkers are still pending
-// every 10 seconds, and how the wait ended. A quieter logger can be put in
-// ctx:
+// With a non-empty what, it logs through the logger of ctx, at level zero
+// and attributed to its caller (the logger's call-stack helper): "Waiting"
+// (for=what) once, "Done waiting" (for, instance=the checker's Name) as each
+// checker finishes, and on cancellation "Timed out waiting" (for,
+// cause=context.Cause(ctx), instances=the sorted names of the checkers not
+// done). A quieter logger can be put in ctx:
 //
 //	WaitFor(klog.NewContext(ctx, klog.FromContext(ctx).V(2)), ...)
 //
 // It reacts at once, without polling, which also keeps synctest-based tests
 // from advancing their fake clock.
 func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
-	logger := klog.FromContext(ctx)
+	helper, logger := klog.FromContext(ctx).WithCallStackHelper()
+	helper()
 	if what != "" {
 		logger.Info("Waiting", "for", what)
 	}
-	var progress <-chan time.Time
-	if what != "" {
-		ticker := time.NewTicker(waitForProgressPeriod)
-		defer ticker.Stop()
-		progress = ticker.C
-	}
-	for i := 0; i < len(checkers); {
-		select {
-		case <-checkers[i].Done():
-			i++
-		case <-progress:
-			logger.Info("Still waiting", "for", what, "pending", pendingCheckerNames(checkers[i:]))
-		case <-ctx.Done():
-			if what != "" {
-				logger.Info("Waiting canceled", "for", what, "pending", pendingCheckerNames(checkers[i:]), "cause", context.Cause(ctx))
+	// NB: one goroutine per checker, each reporting its index when its
+	// checker or ctx is done, reports finished checkers in the order they
+	// finish without polling, and reports every checker already done
+	// before a cancellation is acted on.
+	finished := make(chan int, len(checkers))
+	for i, checker := range checkers {
+		go func() {
+			select {
+			case <-checker.Done():
+			case <-ctx.Done():
 			}
-			return false
+			finished <- i
+		}()
+	}
+	done := make([]bool, len(checkers))
+	for range checkers {
+		i := <-finished
+		done[i] = IsDone(checkers[i])
+		if done[i] && what != "" {
+			logger.Info("Done waiting", "for", what, "instance", checkers[i].Name())
 		}
 	}
-	if what != "" {
-		logger.Info("Done waiting", "for", what)
+	pending := pendingCheckerNames(checkers, done)
+	if pending == nil {
+		return true
 	}
-	return true
+	if what != "" {
+		logger.Info("Timed out waiting", "for", what, "cause", context.Cause(ctx), "instances", pending)
+	}
+	return false
 }
 
 // pollUntilSynced evaluates every function at once and then every
@@ -124,13 +132,15 @@ func pollUntilSynced(ctx context.Context, cacheSyncs []InformerSynced) bool {
 	return err == nil
 }
 
-// pendingCheckerNames lists the names of the checkers that are not done yet.
-func pendingCheckerNames(checkers []DoneChecker) []string {
+// pendingCheckerNames lists, sorted, the names of the checkers
+// not marked done; nil when all are.
+func pendingCheckerNames(checkers []DoneChecker, done []bool) []string {
 	var names []string
-	for _, c := range checkers {
-		if !IsDone(c) {
+	for i, c := range checkers {
+		if !done[i] {
 			names = append(names, c.Name())
 		}
 	}
+	slices.Sort(names)
 	return names
 }

@@ -9,24 +9,29 @@ import "sync"
 //
 // Invariants: done is closed at most once, when upstreamSynced is true and
 // pending is empty; once closed the tracker stays synced, so keys started
-// afterwards are not remembered at all. mu guards pending, upstreamSynced and
-// the closing of done.
+// afterwards are not remembered at all. mu guards pending, upstreamSynced,
+// synced and the closing of done.
 type AsyncTracker[T comparable] struct {
 	// name identifies the tracker in logs and sync reports.
 	name string
-	// mu guards pending and upstreamSynced and serialises closing done.
+	// mu guards pending, upstreamSynced and synced and serialises closing
+	// done.
 	mu sync.Mutex
-	// pending holds the keys started and not finished yet.
+	// pending holds the keys started and not finished yet (made on first
+	// use).
 	pending map[T]struct{}
 	// upstreamSynced records that UpstreamHasSynced was called.
 	upstreamSynced bool
-	// done is closed when the tracker becomes synced.
-	done chan struct{}
+	// synced records that done was closed.
+	synced bool
+	// done is closed when the tracker becomes synced; nil in a tracker made
+	// without NewAsyncTracker.
+	done *doneSignal
 }
 
 // NewAsyncTracker returns a tracker named name that is not synced yet.
 func NewAsyncTracker[T comparable](name string) *AsyncTracker[T] {
-	return &AsyncTracker[T]{name: name, pending: map[T]struct{}{}, done: make(chan struct{})}
+	return &AsyncTracker[T]{name: name, pending: map[T]struct{}{}, done: newDoneSignal()}
 }
 
 // Name returns the name given to NewAsyncTracker.
@@ -37,8 +42,11 @@ func (t *AsyncTracker[T]) Name() string { return t.name }
 func (t *AsyncTracker[T]) Start(key T) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.syncedLocked() {
+	if t.synced {
 		return
+	}
+	if t.pending == nil {
+		t.pending = map[T]struct{}{}
 	}
 	t.pending[key] = struct{}{}
 }
@@ -65,35 +73,18 @@ func (t *AsyncTracker[T]) UpstreamHasSynced() {
 }
 
 // HasSynced reports whether the tracker became synced. It never blocks.
-func (t *AsyncTracker[T]) HasSynced() bool {
-	select {
-	case <-t.done:
-		return true
-	default:
-		return false
-	}
-}
+func (t *AsyncTracker[T]) HasSynced() bool { return t.done.isClosed() }
 
 // Done returns a channel that is closed once the tracker becomes synced. The
 // same channel is returned on every call.
-func (t *AsyncTracker[T]) Done() <-chan struct{} { return t.done }
+func (t *AsyncTracker[T]) Done() <-chan struct{} { return t.done.ch }
 
 // maybeSyncLocked closes done when the upstream is synced and nothing is
 // pending. t.mu must be held.
 func (t *AsyncTracker[T]) maybeSyncLocked() {
-	if !t.upstreamSynced || len(t.pending) != 0 || t.syncedLocked() {
+	if !t.upstreamSynced || len(t.pending) != 0 || t.synced {
 		return
 	}
-	close(t.done)
-}
-
-// syncedLocked reports whether done is closed. t.mu must be held, which makes
-// the check-then-close in maybeSyncLocked safe.
-func (t *AsyncTracker[T]) syncedLocked() bool {
-	select {
-	case <-t.done:
-		return true
-	default:
-		return false
-	}
+	close(t.done.ch)
+	t.synced = true // NB: after the close, so a tracker without constructor panics every time
 }

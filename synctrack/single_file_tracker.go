@@ -28,13 +28,14 @@ type SingleFileTracker struct {
 	upstreamSynced atomic.Bool
 	// closeDone closes done exactly once.
 	closeDone sync.Once
-	// done is closed when the tracker becomes synced.
-	done chan struct{}
+	// done is closed when the tracker becomes synced; nil in a tracker made
+	// without NewSingleFileTracker.
+	done *doneSignal
 }
 
 // NewSingleFileTracker returns a tracker named name that is not synced yet.
 func NewSingleFileTracker(name string) *SingleFileTracker {
-	return &SingleFileTracker{name: name, done: make(chan struct{})}
+	return &SingleFileTracker{name: name, done: newDoneSignal()}
 }
 
 // Name returns the name given to NewSingleFileTracker.
@@ -70,20 +71,14 @@ func (t *SingleFileTracker) UpstreamHasSynced() {
 }
 
 // HasSynced reports whether the tracker became synced. It never blocks.
-func (t *SingleFileTracker) HasSynced() bool {
-	select {
-	case <-t.done:
-		return true
-	default:
-		return false
-	}
-}
+func (t *SingleFileTracker) HasSynced() bool { return t.done.isClosed() }
 
 // Done returns a channel that is closed once the tracker becomes synced. The
 // same channel is returned on every call.
-func (t *SingleFileTracker) Done() <-chan struct{} { return t.done }
+func (t *SingleFileTracker) Done() <-chan struct{} { return t.done.ch }
 
 // markSynced closes done, once.
 func (t *SingleFileTracker) markSynced() {
-	t.closeDone.Do(func() { close(t.done) })
+	ch := t.done.ch // NB: outside the Once, so a tracker without constructor panics every time
+	t.closeDone.Do(func() { close(ch) })
 }

@@ -247,10 +247,11 @@ func TestWatchReplaysCopiesOfDroppedChangesButLiveWatchersMissThem(t *testing.T)
 
 func TestReplayedEventsAreCopiesTakenAtWatchTime(t *testing.T) {
 	f := newSource(t)
+	f.Add(pod("x"))
 	p := pod("a")
 	f.Add(p)
-	f.Modify(p) // the same object again: its RV is now 2 in both changes
-	w, err := f.Watch(metav1.ListOptions{ResourceVersion: "1"})
+	f.Modify(p) // the same object again: its RV is now 3 in both changes
+	w, err := f.Watch(metav1.ListOptions{ResourceVersion: "2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,8 +260,8 @@ func TestReplayedEventsAreCopiesTakenAtWatchTime(t *testing.T) {
 	if e.Object == runtime.Object(p) {
 		t.Fatal("replayed event carries the stored object, want a copy")
 	}
-	if got := e.Object.(*v1.Pod).ResourceVersion; got != "2" {
-		t.Fatalf("replayed rv = %s, want 2", got)
+	if got := e.Object.(*v1.Pod).ResourceVersion; got != "3" {
+		t.Fatalf("replayed rv = %s, want 3", got)
 	}
 }
 

@@ -6,7 +6,9 @@ import (
 	"strconv"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -18,10 +20,12 @@ var errFutureResourceVersion = errors.New("resource version in the future not su
 // copies of the recorded changes newer than that version, oldest first, then
 // the live broadcast.
 //
-// The resource version must be an integer between the oldest kept change
-// (the current one when none is kept) and the current one. An older one gives
-// a 410 Expired error ("too old resource version: <rv> (<oldest>)"), a newer
-// one an error; a non-integer one (including "") the strconv error.
+// The resource version must be an integer between the version the oldest
+// kept change's object carries now (the current version when none is
+// kept) and the current one. A newer one gives an error, an older one a 410
+// Expired error ("too old resource version: <rv> (<oldest>)"); a
+// non-integer one (including "") the strconv error. The current version
+// itself always opens a watch without replay.
 func (f *FakeControllerSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
@@ -42,16 +46,41 @@ func (f *FakeControllerSource) Watch(options metav1.ListOptions) (watch.Interfac
 
 // replayStartLocked returns the index in changes of the first change after
 // rv, or the error Watch reports for rv. f.lock must be held.
+//
+// NB: the oldest watchable version is read from the object of the oldest
+// kept change as it is now, as client-go's fake does: a caller that hands
+// the source the same pointer again (Add then Modify) moves it forward, so
+// older watches fail as too old; an object whose version is no longer an
+// integer makes Watch panic with the strconv error.
 func (f *FakeControllerSource) replayStartLocked(rv int) (int, error) {
-	firstKept := f.lastRV + 1 - len(f.changes)
-	oldest := min(firstKept, f.lastRV)
 	switch {
-	case rv < oldest:
-		return 0, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, oldest))
 	case rv > f.lastRV:
 		return 0, errFutureResourceVersion
+	case rv == f.lastRV:
+		return len(f.changes), nil
 	}
-	return rv - firstKept + 1, nil
+	oldest := f.lastRV
+	if len(f.changes) > 0 {
+		oldest = mustIntegerVersion(f.changes[0].Object)
+	}
+	if rv < oldest {
+		return 0, apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", rv, oldest))
+	}
+	return rv - oldest + 1, nil
+}
+
+// mustIntegerVersion returns obj's resource version as an integer; it
+// panics with the strconv error when it is not one.
+func mustIntegerVersion(obj runtime.Object) int {
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		panic(err)
+	}
+	v, err := strconv.Atoi(accessor.GetResourceVersion())
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // ResetWatch simulates a broken connection: current watchers get their

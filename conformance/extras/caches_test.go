@@ -37,8 +37,9 @@ type storeLike interface {
 type cacheKit struct {
 	fakeTTLStore     func(deleted chan<- string, ttl time.Duration, clk clock.Clock) storeLike
 	fakePolicyStore  func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike
+	policyStore      func(never sets.Set[string]) storeLike
 	undeltaStore     func(push func([]interface{})) storeLike
-	mutationCache    func(includeAdds bool) (mutable storeLike, mc mutationCacheLike)
+	mutationCache    func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (mutable storeLike, mc mutationCacheLike)
 	deletedTombstone func(key string, obj interface{}) interface{}
 }
 
@@ -71,12 +72,22 @@ var clientGoCaches = cacheKit{
 		}}
 		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, policy, clk)
 	},
+	policyStore: func(never sets.Set[string]) storeLike {
+		policy := &cgcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+			return cgcache.MetaNamespaceKeyFunc(obj.(*cgcache.TimestampedEntry).Obj)
+		}}
+		return cgcache.NewExpirationStore(cgcache.MetaNamespaceKeyFunc, policy)
+	},
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{"by": labelL})
-		return backing, cgcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+		var indexer cgcache.Indexer = backing
+		if noIndexer {
+			indexer = nil
+		}
+		return backing, cgcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, ttl, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return cgcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -93,12 +104,22 @@ var kcacheCaches = cacheKit{
 		}}
 		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, policy, clk)
 	},
+	policyStore: func(never sets.Set[string]) storeLike {
+		policy := &kcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+			return kcache.MetaNamespaceKeyFunc(obj.(*kcache.TimestampedEntry).Obj)
+		}}
+		return kcache.NewExpirationStore(kcache.MetaNamespaceKeyFunc, policy)
+	},
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
 	},
-	mutationCache: func(includeAdds bool) (storeLike, mutationCacheLike) {
+	mutationCache: func(includeAdds, noIndexer bool, ttl time.Duration, logger klog.Logger) (storeLike, mutationCacheLike) {
 		backing := kcache.NewIndexer(kcache.MetaNamespaceKeyFunc, kcache.Indexers{"by": labelL})
-		return backing, kcache.NewIntegerResourceVersionMutationCache(klog.Background(), backing, backing, time.Hour, includeAdds)
+		var indexer kcache.Indexer = backing
+		if noIndexer {
+			indexer = nil
+		}
+		return backing, kcache.NewIntegerResourceVersionMutationCache(logger, backing, indexer, ttl, includeAdds)
 	},
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
@@ -116,17 +137,48 @@ func stepPod(ref string) *v1.Pod {
 	return p
 }
 
+// stepObject parses an object reference of a step: "nil", "nilpod" (a nil
+// *v1.Pod), "nometa" (a string), "value:REF" (a v1.Pod value),
+// "tombstone:KEY" (a tombstone of pod KEY's name at rv 1),
+// "tombstone-nil:KEY" (a tombstone without object), or a stepPod REF.
+func (kit cacheKit) stepObject(ref string) interface{} {
+	kind, rest, _ := strings.Cut(ref, ":")
+	switch kind {
+	case "nil":
+		return nil
+	case "nilpod":
+		return (*v1.Pod)(nil)
+	case "nometa":
+		return "no metadata"
+	case "value":
+		return *stepPod(rest)
+	case "tombstone":
+		_, name, _ := strings.Cut(rest, "/")
+		return kit.deletedTombstone(rest, stepPod(name+"@1"))
+	case "tombstone-nil":
+		return kit.deletedTombstone(rest, nil)
+	}
+	return stepPod(ref)
+}
+
 // describeValue renders a stored value independently of the implementation.
 func describeValue(obj interface{}) string {
 	switch v := obj.(type) {
 	case nil:
 		return "nil"
 	case *v1.Pod:
+		if v == nil {
+			return "nilpod"
+		}
 		return v.Name + "@" + v.ResourceVersion
+	case v1.Pod:
+		return "value " + v.Name + "@" + v.ResourceVersion
+	case string:
+		return fmt.Sprintf("string %q", v)
 	case cgcache.DeletedFinalStateUnknown:
-		return "tombstone " + v.Key
+		return "tombstone " + v.Key + " of " + describeValue(v.Obj)
 	case kcache.DeletedFinalStateUnknown:
-		return "tombstone " + v.Key
+		return "tombstone " + v.Key + " of " + describeValue(v.Obj)
 	}
 	return fmt.Sprintf("%T", obj)
 }
@@ -160,18 +212,16 @@ func drain(ch chan string) []string {
 
 // storeStep performs a Store step common to the expiration and undelta
 // stores.
-func storeStep(s storeLike, step []string) string {
+func (kit cacheKit) storeStep(s storeLike, step []string) string {
 	switch step[0] {
 	case "add":
-		return fmt.Sprint(s.Add(stepPod(step[1])))
+		return fmt.Sprint(s.Add(kit.stepObject(step[1])))
 	case "update":
-		return fmt.Sprint(s.Update(stepPod(step[1])))
+		return fmt.Sprint(s.Update(kit.stepObject(step[1])))
 	case "delete":
-		return fmt.Sprint(s.Delete(stepPod(step[1])))
-	case "add-nometa":
-		return fmt.Sprint(s.Add("no metadata"))
+		return fmt.Sprint(s.Delete(kit.stepObject(step[1])))
 	case "get":
-		return describeGet(s.Get(stepPod(step[1])))
+		return describeGet(s.Get(kit.stepObject(step[1])))
 	case "getbykey":
 		return describeGet(s.GetByKey(step[1]))
 	case "list":
@@ -183,7 +233,7 @@ func storeStep(s storeLike, step []string) string {
 	case "replace":
 		var objs []interface{}
 		for _, ref := range step[2:] {
-			objs = append(objs, stepPod(ref))
+			objs = append(objs, kit.stepObject(ref))
 		}
 		return fmt.Sprint(s.Replace(objs, step[1]))
 	case "bookmark":
@@ -202,8 +252,13 @@ func playExpiration(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
 		clk := clocktesting.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
 		deleted := make(chan string, 1000)
+		if sc.options["channel"] == "nil" {
+			deleted = nil
+		}
 		var s storeLike
-		if never, ok := sc.options["never"]; ok {
+		if never, ok := sc.options["real-never"]; ok {
+			s = kit.policyStore(sets.New(strings.Split(never, ",")...))
+		} else if never, ok := sc.options["never"]; ok {
 			s = kit.fakePolicyStore(deleted, sets.New(strings.Split(never, ",")...), clk)
 		} else {
 			ttl, err := time.ParseDuration(sc.options["ttl"])
@@ -220,7 +275,7 @@ func playExpiration(kit cacheKit) player {
 					clk.Step(d)
 					return "ok"
 				}
-				return storeStep(s, step)
+				return kit.storeStep(s, step)
 			})
 			trace = append(trace, fmt.Sprintf("%s -> %s expired=%v", strings.Join(step, " "), result, drain(deleted)))
 		}
@@ -229,18 +284,23 @@ func playExpiration(kit cacheKit) player {
 }
 
 func TestExpirationCacheMatchesClientGo(t *testing.T) {
-	compareTraces(t, "expiration.txt", playExpiration(clientGoCaches), playExpiration(kcacheCaches))
+	compareTraces(t, "expiration.txt", klogged(playExpiration(clientGoCaches)), klogged(playExpiration(kcacheCaches)))
 }
 
-// playUndelta returns the player of undelta.txt.
+// playUndelta returns the player of undelta.txt (option push=nil: no
+// PushFunc).
 func playUndelta(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
 		var pushes []string
-		s := kit.undeltaStore(func(objs []interface{}) { pushes = append(pushes, describeValues(objs)) })
+		push := func(objs []interface{}) { pushes = append(pushes, describeValues(objs)) }
+		if sc.options["push"] == "nil" {
+			push = nil
+		}
+		s := kit.undeltaStore(push)
 		var trace []string
 		for _, step := range sc.steps {
 			pushes = nil
-			result := capturePanic(func() string { return storeStep(s, step) })
+			result := capturePanic(func() string { return kit.storeStep(s, step) })
 			trace = append(trace, fmt.Sprintf("%s -> %s pushed=%v", strings.Join(step, " "), result, pushes))
 		}
 		return trace
@@ -248,32 +308,52 @@ func playUndelta(kit cacheKit) player {
 }
 
 func TestUndeltaStoreMatchesClientGo(t *testing.T) {
-	compareTraces(t, "undelta.txt", playUndelta(clientGoCaches), playUndelta(kcacheCaches))
+	compareTraces(t, "undelta.txt", klogged(playUndelta(clientGoCaches)), klogged(playUndelta(kcacheCaches)))
 }
 
-// playMutation returns the player of mutation.txt.
+// playMutation returns the player of mutation.txt; the trace shows what
+// the cache logged through the logger it was given.
 func playMutation(kit cacheKit) player {
 	return func(t *testing.T, sc scenario) []string {
-		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true")
+		logger, rec := newCaptureLogger()
+		ttl := time.Hour
+		if v, ok := sc.options["ttl"]; ok {
+			var err error
+			if ttl, err = time.ParseDuration(v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		backing, mc := kit.mutationCache(sc.options["includeAdds"] == "true", sc.options["indexer"] == "nil", ttl, logger)
 		var trace []string
 		for _, step := range sc.steps {
 			result := capturePanic(func() string {
 				switch step[0] {
 				case "backing-add":
-					return fmt.Sprint(backing.Add(stepPod(step[1])))
+					return fmt.Sprint(backing.Add(kit.stepObject(step[1])))
 				case "backing-delete":
 					return fmt.Sprint(backing.Delete(stepPod(step[1])))
 				case "mutate":
-					mc.Mutation(stepPod(step[1]))
+					mc.Mutation(kit.stepObject(step[1]))
 					return "ok"
 				case "mutate-tombstone":
 					mc.Mutation(kit.deletedTombstone("ns/"+step[1], stepPod(step[1]+"@1")))
 					return "ok"
-				case "mutate-nometa":
-					mc.Mutation("no metadata")
-					return "ok"
 				case "get":
 					return describeGet(mc.GetByKey(step[1]))
+				case "mutate-many":
+					var n int
+					fmt.Sscan(step[2], &n)
+					for i := 0; i < n; i++ {
+						mc.Mutation(stepPod(fmt.Sprintf("%s%d@1:%s", step[1], i, step[3])))
+					}
+					return "ok"
+				case "byindex-ordered":
+					items, err := mc.ByIndex(step[1], step[2])
+					out := make([]string, 0, len(items))
+					for _, o := range items {
+						out = append(out, describeValue(o))
+					}
+					return fmt.Sprintf("%v err=%v", out, err)
 				case "byindex":
 					items, err := mc.ByIndex(step[1], step[2])
 					return fmt.Sprintf("%s nil=%v err=%v", describeValues(items), items == nil, err)
@@ -281,11 +361,14 @@ func playMutation(kit cacheKit) player {
 				return "unknown step"
 			})
 			trace = append(trace, strings.Join(step, " ")+" -> "+result)
+			for _, line := range rec.take() {
+				trace = append(trace, "  log: "+line)
+			}
 		}
 		return trace
 	}
 }
 
 func TestMutationCacheMatchesClientGo(t *testing.T) {
-	compareTraces(t, "mutation.txt", playMutation(clientGoCaches), playMutation(kcacheCaches))
+	compareTraces(t, "mutation.txt", klogged(playMutation(clientGoCaches)), klogged(playMutation(kcacheCaches)))
 }

@@ -119,9 +119,10 @@ func playSource(kit sourceKit) player {
 		var trace []string
 		s := map[string]func() source{"plain": kit.plain, "pv": kit.pv, "pvc": kit.pvc}[sc.options["kind"]]()
 		var watchers []watch.Interface
+		kept := map[string]runtime.Object{}
 		for _, step := range sc.steps {
 			trace = append(trace, strings.Join(step, " ")+" -> "+capturePanic(func() string {
-				return sourceStep(s, kit, step, &watchers)
+				return sourceStep(s, kit, step, &watchers, kept)
 			}))
 		}
 		s.Shutdown()
@@ -134,8 +135,12 @@ func playSource(kit sourceKit) player {
 	}
 }
 
-// sourceStep performs one step and describes its result.
-func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interface) string {
+// sourceStep performs one step and describes its result. The "-same"
+// steps hand the source the same object (kept by reference) every time;
+// "set-rv" changes a kept object's resource version behind the source's
+// back; the "-bad" steps hand it nil, a nil *v1.Pod or an object without
+// object metadata.
+func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interface, kept map[string]runtime.Object) string {
 	arg := func(i int) string {
 		if i < len(step) {
 			return step[i]
@@ -149,6 +154,30 @@ func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interf
 			"add": s.Add, "modify": s.Modify, "delete": s.Delete,
 			"add-drop": s.AddDropWatch, "modify-drop": s.ModifyDropWatch, "delete-drop": s.DeleteDropWatch,
 		}[step[0]](obj)
+		return describeObject(obj)
+	case "add-same", "modify-same", "delete-same":
+		obj, ok := kept[arg(1)]
+		if !ok {
+			obj = sourceObject(arg(1))
+			kept[arg(1)] = obj
+		}
+		map[string]func(runtime.Object){
+			"add-same": s.Add, "modify-same": s.Modify, "delete-same": s.Delete,
+		}[step[0]](obj)
+		return describeObject(obj)
+	case "add-bad", "modify-bad", "delete-bad":
+		obj := map[string]runtime.Object{"nil": nil, "nilpod": (*v1.Pod)(nil), "status": &metav1.Status{}}[arg(1)]
+		map[string]func(runtime.Object){
+			"add-bad": s.Add, "modify-bad": s.Modify, "delete-bad": s.Delete,
+		}[step[0]](obj)
+		return "ok"
+	case "set-rv":
+		obj, ok := kept[arg(1)]
+		if !ok {
+			return "not kept"
+		}
+		m, _ := meta.Accessor(obj)
+		m.SetResourceVersion(arg(2))
 		return describeObject(obj)
 	case "change":
 		p, _ := strconv.ParseFloat(arg(3), 64)
@@ -180,5 +209,5 @@ func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interf
 
 func TestFakeControllerSourceMatchesClientGo(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	compareTraces(t, "fake_source.txt", playSource(clientGoSources), playSource(kcacheSources))
+	compareTraces(t, "fake_source.txt", klogged(playSource(clientGoSources)), klogged(playSource(kcacheSources)))
 }

@@ -104,3 +104,23 @@ func capturePanic(f func() string) (out string) {
 	}()
 	return f()
 }
+
+// klogged wraps p so that everything logged through klog's global logger
+// (at any verbosity) while the scenario plays ends its trace, except the
+// feature gates' one-time report.
+func klogged(p player) player {
+	return func(t *testing.T, sc scenario) []string {
+		logger, rec := newCaptureLogger()
+		restore := routeKlog(t, logger, "10")
+		trace := p(t, sc)
+		restore()
+		for _, line := range rec.take() {
+			// NB: client-go's features package logs every gate's default
+			// once per process, on the first read by either library.
+			if !strings.Contains(line, `"Feature gate default state"`) {
+				trace = append(trace, "klog: "+line)
+			}
+		}
+		return trace
+	}
+}

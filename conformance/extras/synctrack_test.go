@@ -30,7 +30,11 @@ type lazyInt interface {
 type syncKit struct {
 	single func(name string) tracker
 	async  func(name string) tracker
-	lazy   func(eval func() (int, error)) lazyInt
+	// zeroSingle and zeroAsync are the trackers' zero values (no
+	// constructor); the name is ignored.
+	zeroSingle func(name string) tracker
+	zeroAsync  func(name string) tracker
+	lazy       func(eval func() (int, error)) lazyInt
 }
 
 var clientGoSync = syncKit{
@@ -40,6 +44,14 @@ var clientGoSync = syncKit{
 	},
 	async: func(name string) tracker {
 		t := cgsynctrack.NewAsyncTracker[string](name)
+		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	zeroSingle: func(string) tracker {
+		t := &cgsynctrack.SingleFileTracker{}
+		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	zeroAsync: func(string) tracker {
+		t := &cgsynctrack.AsyncTracker[string]{}
 		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
 	},
 	lazy: func(eval func() (int, error)) lazyInt { return &cgsynctrack.Lazy[int]{Evaluate: eval} },
@@ -52,6 +64,14 @@ var kcacheSync = syncKit{
 	},
 	async: func(name string) tracker {
 		t := ksynctrack.NewAsyncTracker[string](name)
+		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	zeroSingle: func(string) tracker {
+		t := &ksynctrack.SingleFileTracker{}
+		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+	},
+	zeroAsync: func(string) tracker {
+		t := &ksynctrack.AsyncTracker[string]{}
 		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
 	},
 	lazy: func(eval func() (int, error)) lazyInt { return &ksynctrack.Lazy[int]{Evaluate: eval} },
@@ -72,8 +92,10 @@ func playTracker(kit syncKit) player {
 		if sc.options["kind"] == "lazy" {
 			return playLazy(kit, sc)
 		}
-		tr := map[string]func(string) tracker{"single": kit.single, "async": kit.async}[sc.options["kind"]](sc.name)
-		trace := []string{"name=" + tr.name()}
+		tr := map[string]func(string) tracker{
+			"single": kit.single, "async": kit.async, "zero-single": kit.zeroSingle, "zero-async": kit.zeroAsync,
+		}[sc.options["kind"]](sc.name)
+		trace := []string{"name=" + capturePanic(tr.name)}
 		for _, step := range sc.steps {
 			key := ""
 			if len(step) > 1 {
@@ -90,31 +112,39 @@ func playTracker(kit syncKit) player {
 				}
 				return "ok"
 			})
-			trace = append(trace, fmt.Sprintf("%s -> %s synced=%v done=%v", strings.Join(step, " "), result, tr.hasSynced(), doneClosed(tr.done())))
+			synced := capturePanic(func() string { return fmt.Sprint(tr.hasSynced()) })
+			done := capturePanic(func() string { return fmt.Sprint(doneClosed(tr.done())) })
+			trace = append(trace, fmt.Sprintf("%s -> %s synced=%v done=%v", strings.Join(step, " "), result, synced, done))
 		}
 		return trace
 	}
 }
 
 // playLazy runs get/notify/fail steps on a Lazy whose Evaluate counts its
-// calls and fails while failures remain.
+// calls and fails while failures remain (option eval=nil: no Evaluate).
 func playLazy(kit syncKit, sc scenario) []string {
 	calls, failures := 0, 0
-	z := kit.lazy(func() (int, error) {
+	eval := func() (int, error) {
 		calls++
 		if failures > 0 {
 			failures--
 			return calls, errors.New("evaluation failed")
 		}
 		return calls, nil
-	})
+	}
+	if sc.options["eval"] == "nil" {
+		eval = nil
+	}
+	z := kit.lazy(eval)
 	var trace []string
 	for _, step := range sc.steps {
 		result := "ok"
 		switch step[0] {
 		case "get":
-			v, err := z.Get()
-			result = fmt.Sprintf("%d %v", v, err)
+			result = capturePanic(func() string {
+				v, err := z.Get()
+				return fmt.Sprintf("%d %v", v, err)
+			})
 		case "notify":
 			z.Notify()
 		case "fail-next":
@@ -126,5 +156,5 @@ func playLazy(kit syncKit, sc scenario) []string {
 }
 
 func TestSynctrackMatchesClientGo(t *testing.T) {
-	compareTraces(t, "synctrack.txt", playTracker(clientGoSync), playTracker(kcacheSync))
+	compareTraces(t, "synctrack.txt", klogged(playTracker(clientGoSync)), klogged(playTracker(kcacheSync)))
 }
