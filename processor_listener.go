@@ -51,6 +51,8 @@ type processorListener struct {
 	inFlight atomic.Int64
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
+	// stats count deliveries (see listenerStats).
+	stats listenerStats
 
 	// upstream is the informer's sync checker; its channel wakes run.
 	upstream DoneChecker
@@ -192,7 +194,9 @@ func (l *processorListener) take(dst []notification) (int, bool) {
 func (l *processorListener) deliver(batch []notification) {
 	for i := range batch {
 		n := &batch[i]
+		start := time.Now()
 		n.deliverTo(l.handler)
+		l.stats.observe(start)
 		if n.initial && l.initialOutstanding.Add(-1) == 0 {
 			l.markSyncedIfDone()
 		}

@@ -163,7 +163,7 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, sink *
 		}
 	}()
 	defer func() {
-		r.metrics.observeWatch(r.clock.Since(start).Seconds(), sink.events, isVeryShortWatch(err))
+		r.metrics.observeWatch(r.clock.Since(start).Seconds(), sink.events, err)
 	}()
 	for {
 		select {
