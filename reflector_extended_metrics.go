@@ -6,7 +6,7 @@ import "time"
 // MetricsProvider (kcache only; client-go has no such figures). When the
 // provider installed with SetReflectorMetricsProvider also implements it,
 // every Reflector created afterwards also reports WatchLists, relists by
-// cause and the time of its last completed list. A Reflector discovers the
+// cause and the time of its last completed list (its last sync). A Reflector discovers the
 // interface by type assertion when it is created.
 type ReflectorExtendedMetricsProvider interface {
 	// NewWatchListsMetric counts completed WatchLists (initial state
@@ -15,9 +15,10 @@ type ReflectorExtendedMetricsProvider interface {
 	// NewRelistsMetric counts the lists after the first one attributed to
 	// cause, one of RelistCauses() (the last error seen before the relist).
 	NewRelistsMetric(name, cause string) CounterMetric
-	// NewLastListTimeMetric shows when the last list completed, in seconds
-	// since the Unix epoch.
-	NewLastListTimeMetric(name string) GaugeMetric
+	// NewLastSyncTimeMetric shows when the store was last synced by a
+	// complete list (initial list or relist), in seconds since the Unix
+	// epoch.
+	NewLastSyncTimeMetric(name string) GaugeMetric
 }
 
 // reflectorExtraMetrics are the metrics of ReflectorExtendedMetricsProvider,
@@ -45,7 +46,7 @@ func newReflectorExtraMetrics(p MetricsProvider, name string) reflectorExtraMetr
 		return m
 	}
 	m.watchLists = orNoop[CounterMetric](ext.NewWatchListsMetric(name))
-	m.lastList = orNoop[GaugeMetric](ext.NewLastListTimeMetric(name))
+	m.lastList = orNoop[GaugeMetric](ext.NewLastSyncTimeMetric(name))
 	for i, cause := range relistCauses {
 		m.relists[i] = orNoop[CounterMetric](ext.NewRelistsMetric(name, cause))
 	}

@@ -278,7 +278,7 @@ func newSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, opti
 		metrics = defaultInformerMetricsProvider()
 	}
 	return &sharedIndexInformer{
-		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
+		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers, WithStoreMetrics(options.Identifier, metrics)),
 		processor:                       &sharedProcessor{clock: clk},
 		listerWatcher:                   lw,
 		objectType:                      exampleObject,
