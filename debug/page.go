@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"strings"
 	"time"
+
+	cache "github.com/kcache-go/cache"
 )
 
 // pageData is what the HTML template renders.
@@ -21,7 +23,20 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"seconds":  formatSeconds,
 	"resource": resourceOf,
 	"barWidth": barWidth,
+	"causes":   causes,
 }).Parse(pageHTML))
+
+// causes renders the non-zero relist counts as "cause: n, cause: n" in the
+// order of cache.RelistCauses.
+func causes(byCause map[string]int64) string {
+	var parts []string
+	for _, c := range cache.RelistCauses() {
+		if n := byCause[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s: %d", c, n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
 
 // shortName drops the import path of a handler or type name.
 func shortName(name string) string {
@@ -98,7 +113,7 @@ code{font-size:.92em}
 <h2>#{{.ID}} {{resource .}}{{if .Name}} · <code>{{.Name}}</code>{{end}} · <code>{{.ObjectType}}</code></h2>
 <table>
 <tr><th>HasSynced</th><td class="synced">{{if .HasSynced}}<span class="ok">yes</span>{{else}}<span class="no">no</span>{{end}}{{if not .Started}} (not started){{end}}</td></tr>
-<tr><th>Objects cached</th><td class="objects num">{{.Objects}}</td></tr>
+<tr><th>Objects cached</th><td class="objects">{{.Objects}}</td></tr>
 <tr><th>Last synced RV</th><td class="rv"><code>{{.LastSyncResourceVersion}}</code></td></tr>
 <tr><th>Indices</th><td class="indices">{{range .Indices}}<code>{{.Name}}</code>: {{.Values}} values<br>{{else}}none{{end}}</td></tr>
 </table>
@@ -106,7 +121,7 @@ code{font-size:.92em}
 <table class="reflector">
 <tr><th>Lists</th><th>WatchLists</th><th>Watches</th><th>Relists</th><th>Last sync</th></tr>
 <tr><td class="num lists">{{.Reflector.Lists}}</td><td class="num">{{.Reflector.WatchLists}}</td><td class="num">{{.Reflector.Watches}}</td>
-<td class="relists">{{.Reflector.Relists}}{{if .Reflector.Relists}} ({{range $c, $n := .Reflector.RelistsByCause}}{{if $n}}{{$c}}: {{$n}} {{end}}{{end}}){{end}}</td>
+<td class="relists">{{.Reflector.Relists}}{{with causes .Reflector.RelistsByCause}} ({{.}}){{end}}</td>
 <td>{{ago $now .Reflector.LastSyncTime}}</td></tr>
 </table>
 <p class="lasterror">Last error: {{if .Reflector.LastError}}<span class="err">{{.Reflector.LastError}}</span> at {{ago $now .Reflector.LastErrorTime}}{{else}}none{{end}}</p>
