@@ -294,3 +294,18 @@ func TestRegisterTwiceOnOneRegistryIsNoErrorButAConflictingFamilyIs(t *testing.T
 		t.Fatalf("Register on a registry with a conflicting informer_queued_items returned %v, want an error naming it", err)
 	}
 }
+
+func TestPublishingAHandlerDeliveryAllocatesNothing(t *testing.T) {
+	name, err := cache.NewInformerName("metrics-allocs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	p := InformerMetricsProvider().(cache.InformerHandlerMetricsProvider)
+	latency, delivered := p.NewHandlerDeliveryLatencyMetric(id, "h"), p.NewHandlerDeliveredMetric(id, "h")
+	backlog := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider).NewPendingNotificationsMetric(id, "h")
+	if allocs := testing.AllocsPerRun(1000, func() { latency.Observe(0.001); delivered.Inc(); backlog.Set(3) }); allocs != 0 {
+		t.Errorf("publishing one delivery allocates %v times, want 0", allocs)
+	}
+}
