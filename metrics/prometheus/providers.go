@@ -1,6 +1,9 @@
 package prometheus
 
 import (
+	"math"
+	"sync/atomic"
+
 	cache "github.com/kcache-go/cache"
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -38,8 +41,12 @@ func (p informerProvider) NewStoreResourceVersionMetric(id cache.InformerNameAnd
 	return reservedGauge{id, p.c.storeResourceVersion.WithLabelValues(informerLabelValues(id)...)}
 }
 
+// NewPendingNotificationsMetric returns a handler's share of the backlog
+// series of its name: handlers of one informer that share a name (two
+// FilteringResourceEventHandlers, say) publish the sum of their backlogs,
+// as their counters and histograms add up.
 func (p informerProvider) NewPendingNotificationsMetric(id cache.InformerNameAndResource, handlerName string) cache.GaugeMetric {
-	return reservedGauge{id, p.c.handlerPending.WithLabelValues(handlerLabelValues(id, handlerName)...)}
+	return &shareOfGauge{id: id, g: p.c.handlerPending.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
 func (p informerProvider) NewHandlerDeliveryLatencyMetric(id cache.InformerNameAndResource, handlerName string) cache.HistogramMetric {
@@ -68,6 +75,24 @@ type (
 		c  prometheus.Counter
 	}
 )
+
+// shareOfGauge adds one handler's value to a gauge that sums the values of
+// every handler sharing the series. Set may be called concurrently (the
+// distributor and the handler's goroutine): the last value is swapped
+// atomically and the difference added, and additions commute.
+type shareOfGauge struct {
+	id cache.InformerNameAndResource
+	g  prometheus.Gauge
+	// last holds the float64 bits of the value this share contributes.
+	last atomic.Uint64
+}
+
+func (m *shareOfGauge) Set(v float64) {
+	if m.id.Reserved() {
+		old := math.Float64frombits(m.last.Swap(math.Float64bits(v)))
+		m.g.Add(v - old)
+	}
+}
 
 func (m reservedGauge) Set(v float64) {
 	if m.id.Reserved() {

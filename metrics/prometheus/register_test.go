@@ -309,3 +309,28 @@ func TestPublishingAHandlerDeliveryAllocatesNothing(t *testing.T) {
 		t.Errorf("publishing one delivery allocates %v times, want 0", allocs)
 	}
 }
+
+func TestHandlersSharingANamePublishTheSumOfTheirBacklogs(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	name, err := cache.NewInformerName("metrics-shared-handler-name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	p := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider)
+	first, second := p.NewPendingNotificationsMetric(id, "same"), p.NewPendingNotificationsMetric(id, "same")
+	labels := map[string]string{"name": "metrics-shared-handler-name", "handler": "same"}
+	for _, step := range []struct {
+		first, second, want float64
+	}{{5, 0, 5}, {5, 7, 12}, {0, 7, 7}, {0, 0, 0}} {
+		first.Set(step.first)
+		second.Set(step.second)
+		if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != step.want {
+			t.Errorf("backlogs %v and %v published as %v, want their sum %v", step.first, step.second, got, step.want)
+		}
+	}
+}
