@@ -42,8 +42,9 @@ apicover:
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
 
-## demo: a SharedIndexInformer with three handlers on a simulated cluster
-## (DEMO_ARGS="-duration=60s" or DEMO_ARGS="-kubeconfig ~/.kube/config")
+## demo: a SharedIndexInformer with three handlers on a simulated cluster;
+## serves /debug/kcache and /metrics on a loopback port and prints the URLs
+## (DEMO_ARGS="-duration=60s", "-listen=127.0.0.1:8080" or "-kubeconfig ~/.kube/config")
 DEMO_ARGS ?= -duration=20s
 demo:
 	$(GO) run ./cmd/kcache-demo $(DEMO_ARGS)
