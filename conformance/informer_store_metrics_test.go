@@ -53,7 +53,7 @@ func (s storeRVSource) List(metav1.ListOptions) (runtime.Object, error) {
 		Items: []v1.Pod{{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "a", ResourceVersion: "7"}}}}, nil
 }
 func (s storeRVSource) Watch(metav1.ListOptions) (watch.Interface, error) { return s.w, nil }
-func (s storeRVSource) IsWatchListSemanticsUnSupported() bool            { return true }
+func (s storeRVSource) IsWatchListSemanticsUnSupported() bool             { return true }
 
 // storeRVPod is the pod a at rv.
 func storeRVPod(rv int) *v1.Pod {
