@@ -5,11 +5,12 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e demo
+.PHONY: test unit fmt-check vet conformance bench apicover e2e demo browser chromium
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
-## -race, and the end-to-end suite against a real kube-apiserver and etcd)
-test: fmt-check vet unit e2e
+## -race, the debug page in a headless browser, and the end-to-end suite
+## against a real kube-apiserver and etcd)
+test: fmt-check vet unit browser e2e
 
 ## unit: unit and conformance tests, with the race detector
 unit:
@@ -21,6 +22,7 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 	cd e2e && $(GO) vet ./...
+	cd browsertest && $(GO) vet ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:
@@ -40,8 +42,24 @@ apicover:
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
 
-## demo: a SharedIndexInformer with three handlers on a simulated cluster
-## (DEMO_ARGS="-duration=60s" or DEMO_ARGS="-kubeconfig ~/.kube/config")
+## demo: a SharedIndexInformer with three handlers on a simulated cluster;
+## serves /debug/kcache and /metrics on a loopback port and prints the URLs
+## (DEMO_ARGS="-duration=60s", "-listen=127.0.0.1:8080" or "-kubeconfig ~/.kube/config")
 DEMO_ARGS ?= -duration=20s
 demo:
 	$(GO) run ./cmd/kcache-demo $(DEMO_ARGS)
+
+## chromium: Debian's chromium for the browser test; apt runs only when no
+## chromium binary is found (CHROMIUM=/path skips the lookup)
+CHROMIUM ?= $(shell command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+chromium:
+	@if [ -n "$(CHROMIUM)" ] && [ -x "$(CHROMIUM)" ]; then echo "chromium: $(CHROMIUM)"; \
+	elif command -v chromium >/dev/null 2>&1; then echo "chromium: $$(command -v chromium)"; \
+	else echo "chromium not found; installing Debian's chromium"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends chromium; fi
+
+## browser: the /debug/kcache page of a running demo, loaded in headless
+## chromium (screenshot path in the output; KCACHE_SCREENSHOT=... moves it)
+browser: chromium
+	cd browsertest && $(GO) test -count=1 -timeout 10m -v ./...

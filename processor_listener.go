@@ -78,6 +78,8 @@ type processorListener struct {
 	next, end int
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
+	// stats count deliveries (see listenerStats).
+	stats listenerStats
 
 	// upstream is the informer's sync checker; its channel wakes run.
 	upstream DoneChecker
@@ -273,7 +275,9 @@ func (l *processorListener) deliver(slot *notification) {
 	n := *slot
 	*slot = notification{}
 	defer l.finished()
+	start := time.Now()
 	n.deliverTo(l.handler)
+	l.stats.observe(start)
 	if n.initial && l.initialOutstanding.Add(-1) == 0 {
 		l.markSyncedIfDone()
 	}

@@ -332,6 +332,7 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 	logger.V(3).Info("Starting reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
 	_ = r.delay.Until(ctx, true, true, func(ctx context.Context) (bool, error) {
 		if err := r.ListAndWatchWithContext(ctx); err != nil {
+			r.metrics.observeRoundError(err)
 			r.watchErrorHandler(ctx, r, err)
 		}
 		return false, nil

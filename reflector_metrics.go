@@ -2,6 +2,7 @@ package cache
 
 import (
 	"sync"
+	"time"
 )
 
 // This file holds the Reflector's metrics hooks: the provider interface a
@@ -59,9 +60,10 @@ func SetReflectorMetricsProvider(metricsProvider MetricsProvider) {
 	})
 }
 
-// reflectorMetrics is the set of metrics one Reflector reports to. All of
-// them are created once, at construction, and never replaced; each metric
-// does its own synchronisation.
+// reflectorMetrics is the set of metrics one Reflector reports to, and the
+// Reflector's own counters (stats). All metrics are created once, at
+// construction, and never replaced; each metric does its own
+// synchronisation, and stats uses atomics.
 type reflectorMetrics struct {
 	// lists counts completed initial lists and relists (List or WatchList).
 	lists CounterMetric
@@ -79,9 +81,13 @@ type reflectorMetrics struct {
 	itemsInWatch SummaryMetric
 	// lastResourceVersion shows the last synced resource version as a number.
 	lastResourceVersion GaugeMetric
+	// extra holds the kcache-only metrics (ReflectorExtendedMetricsProvider).
+	extra reflectorExtraMetrics
 	// enabled is false when no provider was installed, so that per-event
 	// work (parsing resource versions) is skipped.
 	enabled bool
+	// stats are the Reflector's own counters, kept with or without a provider.
+	stats reflectorStats
 }
 
 // newReflectorMetrics creates the metrics of the Reflector called name from
@@ -96,7 +102,8 @@ func newReflectorMetrics(name string) *reflectorMetrics {
 func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
 	if p == nil {
 		n := noopMetric{}
-		return &reflectorMetrics{n, n, n, n, n, n, n, n, false}
+		return &reflectorMetrics{lists: n, listDuration: n, itemsInList: n, watches: n, shortWatches: n,
+			watchDuration: n, itemsInWatch: n, lastResourceVersion: n, extra: newReflectorExtraMetrics(nil, name)}
 	}
 	return &reflectorMetrics{
 		lists:               p.NewListsMetric(name),
@@ -107,25 +114,48 @@ func newReflectorMetricsFrom(p MetricsProvider, name string) *reflectorMetrics {
 		watchDuration:       p.NewWatchDurationMetric(name),
 		itemsInWatch:        p.NewItemsInWatchMetric(name),
 		lastResourceVersion: p.NewLastResourceVersionMetric(name),
+		extra:               newReflectorExtraMetrics(p, name),
 		enabled:             true,
 	}
 }
 
-// observeList records one completed list of items objects that took seconds.
+// observeList records one completed List of items objects that took seconds.
 func (m *reflectorMetrics) observeList(seconds float64, items int) {
+	m.observeAnyList(seconds, items, false)
+}
+
+// observeWatchList records one completed WatchList (initial state streamed)
+// of items objects that took seconds.
+func (m *reflectorMetrics) observeWatchList(seconds float64, items int) {
+	m.observeAnyList(seconds, items, true)
+}
+
+// observeAnyList records a completed list of either kind, and a relist under
+// the cause of the last error when it was not the first.
+func (m *reflectorMetrics) observeAnyList(seconds float64, items int, watchList bool) {
+	now := time.Now()
 	m.lists.Inc()
 	m.listDuration.Observe(seconds)
 	m.itemsInList.Observe(float64(items))
+	relist, cause := m.stats.noteList(watchList, now)
+	m.extra.observeList(watchList, relist, cause, now)
 }
 
-// observeWatch records one consumed watch stream.
-func (m *reflectorMetrics) observeWatch(seconds float64, events int, short bool) {
+// observeWatch records one consumed watch stream that ended with err.
+func (m *reflectorMetrics) observeWatch(seconds float64, events int, err error) {
 	m.watches.Inc()
-	if short {
+	m.stats.watches.Add(1)
+	if isVeryShortWatch(err) {
 		m.shortWatches.Inc()
 	}
 	m.watchDuration.Observe(seconds)
 	m.itemsInWatch.Observe(float64(events))
+	m.stats.noteError(err, time.Now())
+}
+
+// observeRoundError records the error that ended a list-and-watch round.
+func (m *reflectorMetrics) observeRoundError(err error) {
+	m.stats.noteError(err, time.Now())
 }
 
 // observeResourceVersion shows rv on the last-resource-version gauge when it

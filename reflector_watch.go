@@ -168,7 +168,7 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 		}
 	}()
 	defer func() {
-		r.metrics.observeWatch(r.clock.Since(start).Seconds(), sink.events, isVeryShortWatch(err))
+		r.metrics.observeWatch(r.clock.Since(start).Seconds(), sink.events, err)
 	}()
 	var bookmarkWarnings <-chan time.Time
 	if sink.stopAtInitialEventsEnd {

@@ -182,7 +182,9 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defa
 // added before Run, but at least one second. A handler's own period is the
 // longer of its request and the check period.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) SharedIndexInformer {
-	return newSharedIndexInformer(lw, exampleObject, options, clock.RealClock{})
+	s := newSharedIndexInformer(lw, exampleObject, options, clock.RealClock{})
+	registerInformer(s) // for InformerStatuses; weak, see informer_registry.go
+	return s
 }
 
 // SharedIndexInformerOptions are the settings of
@@ -250,6 +252,8 @@ type sharedIndexInformer struct {
 	mutationDetector MutationDetector
 	// synced is closed once the controller has synced; see HasSyncedChecker.
 	synced chan struct{}
+	// registryID numbers the informer in InformerStatuses; 0 if unlisted.
+	registryID uint64
 
 	// startedMu guards the fields below up to deltasMu.
 	startedMu sync.Mutex
@@ -279,7 +283,7 @@ func newSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, opti
 		metrics = defaultInformerMetricsProvider()
 	}
 	return &sharedIndexInformer{
-		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
+		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers, WithStoreMetrics(options.Identifier, metrics)),
 		processor:                       &sharedProcessor{clock: clk},
 		listerWatcher:                   lw,
 		objectType:                      exampleObject,
@@ -526,6 +530,7 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 
 	l := newProcessListener(logger, handler, requested, s.listenerResyncPeriodLocked(logger, requested), s.clock.Now(), s.HasSyncedChecker(), s.HasSynced)
 	l.backlog = pendingNotificationsGauge(s.metricsProvider, s.identifier, l.name)
+	l.stats.attachMetrics(s.metricsProvider, s.identifier, l.name)
 	if !s.started {
 		s.processor.addListener(l)
 		return l, nil

@@ -75,7 +75,7 @@ func (r *Reflector) watchList(ctx context.Context) (watch.Interface, error) {
 			w.Stop()
 			return nil, err
 		}
-		r.metrics.observeList(r.clock.Since(start).Seconds(), streamed)
+		r.metrics.observeWatchList(r.clock.Since(start).Seconds(), streamed)
 		return w, nil
 	}
 }

@@ -6,6 +6,10 @@
 // (10,000 pods, steady churn, a dropped watch every few seconds and an
 // occasional 410 Gone that forces a relist), so it runs anywhere with
 // nothing installed. With -kubeconfig it watches the pods of a real cluster.
+//
+// It also serves, on a loopback port (-listen), the live page of its
+// informers at /debug/kcache (package debug) and the Prometheus metrics at
+// /metrics (package metrics/prometheus), and prints their URLs.
 package main
 
 import (
@@ -43,18 +47,21 @@ type demoOptions struct {
 	kubeconfig string
 	// verboseLogs keeps klog output on stderr.
 	verboseLogs bool
+	// listen is the address of the debug page and /metrics.
+	listen string
 }
 
 func parseOptions() demoOptions {
 	var o demoOptions
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long to run (0 = until interrupted)")
 	flag.IntVar(&o.pods, "pods", 10000, "pods in the simulated cluster")
-	flag.IntVar(&o.churn, "churn", 2000, "changes per second in the simulated cluster")
+	flag.IntVar(&o.churn, "churn", 2000, "changes per second in the simulated cluster (0: none)")
 	flag.DurationVar(&o.dropEvery, "drop-every", 5*time.Second, "drop every watch this often (simulated cluster)")
 	flag.DurationVar(&o.goneEvery, "gone-every", 13*time.Second, "compact history and send 410 Gone this often (simulated cluster)")
 	flag.DurationVar(&o.auditCost, "audit-cost", 200*time.Microsecond, "time the slow audit handler spends per notification")
 	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "watch the pods of the cluster in this kubeconfig instead of the simulated one")
 	flag.BoolVar(&o.verboseLogs, "v", false, "show informer log messages (relists, watch errors)")
+	flag.StringVar(&o.listen, "listen", "127.0.0.1:0", "address serving /debug/kcache and /metrics (port 0: any free port)")
 	flag.Parse()
 	return o
 }
@@ -103,34 +110,27 @@ func run(ctx context.Context, o demoOptions) error {
 			o.pods, o.churn, o.dropEvery, o.goneEvery, o.duration)
 	}
 
+	stopServing, err := serveObservability(ctx, o.listen)
+	if err != nil {
+		return err
+	}
+	defer stopServing()
 	name, err := cache.NewInformerName("kcache-demo")
 	if err != nil {
 		return err
 	}
 	defer name.Release()
-	metrics := newBacklogMetrics()
 	informer := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{
-		Indexers:                cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
-		Identifier:              name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
-		InformerMetricsProvider: metrics,
+		Indexers:   cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Identifier: name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
 	})
-	counter := &counterHandler{}
-	web := &webPodHandler{perNode: map[string]int{}}
-	audit := &slowAuditHandler{cost: o.auditCost}
-	for _, h := range []cache.ResourceEventHandler{
-		counter,
-		cache.FilteringResourceEventHandler{FilterFunc: isWebPod, Handler: web},
-		audit,
-	} {
-		if _, err := informer.AddEventHandler(h); err != nil {
-			return err
-		}
+	r := &reporter{start: time.Now(), informer: informer, cluster: cluster, counter: &counterHandler{},
+		web: &webPodHandler{perNode: map[string]int{}}, audit: &slowAuditHandler{cost: o.auditCost}}
+	if err := r.addHandlers(); err != nil {
+		return err
 	}
-
-	start := time.Now()
 	done := make(chan struct{})
 	go func() { informer.RunWithContext(ctx); close(done) }()
-	r := &reporter{start: start, informer: informer, cluster: cluster, metrics: metrics, counter: counter, web: web, audit: audit}
 	r.loop(ctx)
 	<-done
 	r.summary()
@@ -153,7 +153,9 @@ func simulate(ctx context.Context, c *simulatedCluster, o demoOptions) {
 		case <-ctx.Done():
 			return
 		case <-churn.C:
-			c.churn(perTick)
+			if o.churn > 0 {
+				c.churn(perTick)
+			}
 		case <-drop.C:
 			c.dropWatches()
 		case <-gone.C:

@@ -17,17 +17,39 @@ type reporter struct {
 	informer cache.SharedIndexInformer
 	// cluster is nil when watching a real cluster.
 	cluster *simulatedCluster
-	// metrics holds the per-handler backlog gauges.
-	metrics *backlogMetrics
 	// counter, web and audit are the three handlers.
 	counter *counterHandler
 	web     *webPodHandler
 	audit   *slowAuditHandler
+	// registrations are the handlers' registrations, in the order counter,
+	// web filter, audit; kcache's report their backlog.
+	registrations []cache.ResourceEventHandlerRegistration
 
 	// syncedAfter is the initial sync time, zero until synced.
 	syncedAfter time.Duration
 	// lastTotal is the counter handler's total at the previous line.
 	lastTotal int64
+}
+
+// addHandlers registers the three handlers with the informer.
+func (r *reporter) addHandlers() error {
+	for _, h := range []cache.ResourceEventHandler{
+		r.counter,
+		cache.FilteringResourceEventHandler{FilterFunc: isWebPod, Handler: r.web},
+		r.audit,
+	} {
+		reg, err := r.informer.AddEventHandler(h)
+		if err != nil {
+			return err
+		}
+		r.registrations = append(r.registrations, reg)
+	}
+	return nil
+}
+
+// backlog returns the backlog of the i-th handler.
+func (r *reporter) backlog(i int) int {
+	return r.registrations[i].(interface{ PendingNotifications() int }).PendingNotifications()
 }
 
 // loop prints a line every second until ctx ends; it also notes the
@@ -59,10 +81,9 @@ func (r *reporter) line() {
 	if r.syncedAfter > 0 {
 		sync = "synced in " + r.syncedAfter.Round(time.Millisecond).String()
 	}
-	fmt.Printf("t=%-4s %-18s events/s=%-6d cache=%-6d rv=%-8s backlog: counter=%-5.0f web-filter=%-5.0f slow-audit=%-6.0f%s\n",
+	fmt.Printf("t=%-4s %-18s events/s=%-6d cache=%-6d rv=%-8s backlog: counter=%-5d web-filter=%-5d slow-audit=%-6d%s\n",
 		time.Since(r.start).Round(time.Second), sync, rate, len(r.informer.GetStore().ListKeys()), r.informer.LastSyncResourceVersion(),
-		r.metrics.backlog(".counterHandler"), r.metrics.backlog(".FilteringResourceEventHandler"), r.metrics.backlog(".slowAuditHandler"),
-		r.clusterNote())
+		r.backlog(0), r.backlog(1), r.backlog(2), r.clusterNote())
 }
 
 // clusterNote summarises what the simulated cluster did so far.

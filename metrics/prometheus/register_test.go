@@ -1,0 +1,336 @@
+package prometheus
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/obstest"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// otherCounter is a second handler type, so that the two handlers get
+// different handler labels.
+type otherCounter struct{ obstest.Counter }
+
+// scrape serves reg over HTTP as Prometheus does and parses the text.
+func scrape(t *testing.T, reg *prometheus.Registry) map[string]*dto.MetricFamily {
+	t.Helper()
+	srv := httptest.NewServer(promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodGet, srv.URL, nil)
+	req.Header.Set("Accept", "text/plain") // the text format, not protobuf
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.LegacyValidation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("the /metrics text does not parse: %v", err)
+	}
+	return families
+}
+
+// series returns the metric of family name whose labels include want, or
+// fails the test.
+func series(t *testing.T, families map[string]*dto.MetricFamily, name string, want map[string]string) *dto.Metric {
+	t.Helper()
+	f, ok := families[name]
+	if !ok {
+		t.Fatalf("no metric family %s", name)
+	}
+	for _, m := range f.Metric {
+		if labelsInclude(m, want) {
+			return m
+		}
+	}
+	t.Fatalf("%s has no series with labels %v", name, want)
+	return nil
+}
+
+// labelsInclude reports whether m carries every label of want.
+func labelsInclude(m *dto.Metric, want map[string]string) bool {
+	have := map[string]string{}
+	for _, l := range m.Label {
+		have[l.GetName()] = l.GetValue()
+	}
+	for k, v := range want {
+		if have[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// value is the value of a counter, gauge or untyped metric.
+func value(m *dto.Metric) float64 {
+	switch {
+	case m.Counter != nil:
+		return m.Counter.GetValue()
+	case m.Gauge != nil:
+		return m.Gauge.GetValue()
+	}
+	return m.Untyped.GetValue()
+}
+
+// with returns labels plus one more pair.
+func with(labels map[string]string, k, v string) map[string]string {
+	out := map[string]string{k: v}
+	for lk, lv := range labels {
+		out[lk] = lv
+	}
+	return out
+}
+
+// scriptedRun is an informer run the metrics are checked against: three
+// pods listed, two updates, a 410 Gone that forces a relist, one update
+// after it; two counting handlers.
+type scriptedRun struct {
+	src            *obstest.Source
+	informer       cache.SharedIndexInformer
+	counter        *obstest.Counter
+	other          *otherCounter
+	regs           []cache.ResourceEventHandlerRegistration
+	started, ended time.Time
+	finalRV        string
+}
+
+// runScript runs the script; the informer is stopped by t.Cleanup.
+func runScript(t *testing.T, informerName string) *scriptedRun {
+	name, err := cache.NewInformerName(informerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &scriptedRun{src: obstest.NewSource("ns", 3), counter: &obstest.Counter{}, other: &otherCounter{}, started: time.Now()}
+	r.informer = cache.NewSharedIndexInformerWithOptions(r.src, &v1.Pod{}, cache.SharedIndexInformerOptions{
+		Indexers:   cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
+		Identifier: name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+	})
+	for _, h := range []cache.ResourceEventHandler{r.counter, r.other} {
+		reg, err := r.informer.AddEventHandler(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.regs = append(r.regs, reg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { r.informer.RunWithContext(ctx) })
+	t.Cleanup(func() { cancel(); wg.Wait(); name.Release() })
+
+	w := r.src.NextWatch(t)
+	r.src.Relabel(w, 0)
+	rv := r.src.Relabel(w, 1)
+	r.waitFor(t, rv)
+	obstest.Expire(w)
+	w = r.src.NextWatch(t)
+	r.finalRV = r.src.Relabel(w, 2)
+	r.waitFor(t, r.finalRV)
+	r.ended = time.Now()
+	return r
+}
+
+// waitFor waits until the informer reached rv and every handler caught up.
+func (r *scriptedRun) waitFor(t *testing.T, rv string) {
+	obstest.Eventually(t, "the informer reached "+rv+" and the handlers caught up", func() bool {
+		if r.informer.LastSyncResourceVersion() != rv {
+			return false
+		}
+		for _, reg := range r.regs {
+			if !reg.HasSynced() || reg.(interface{ PendingNotifications() int }).PendingNotifications() != 0 {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// status returns the InformerStatus of the run's informer.
+func (r *scriptedRun) status(t *testing.T, informerName string) cache.InformerStatus {
+	for _, st := range cache.InformerStatuses() {
+		if st.Name == informerName {
+			return st
+		}
+	}
+	t.Fatalf("informer %q is not in InformerStatuses", informerName)
+	return cache.InformerStatus{}
+}
+
+func TestAScriptedInformerRunIsPublishedWithKubernetesNamesLabelsAndBuckets(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	const informerName = "metrics-test"
+	run := runScript(t, informerName)
+	families := scrape(t, reg)
+	t.Run("queue, store and handler metrics", func(t *testing.T) {
+		checkInformerMetrics(t, families, run, informerName)
+	})
+	t.Run("reflector lists, watches and relists by cause", func(t *testing.T) {
+		checkReflectorMetrics(t, families, run, run.status(t, informerName).Reflector.Name)
+	})
+}
+
+// checkInformerMetrics checks the informer_* families against the run.
+func checkInformerMetrics(t *testing.T, families map[string]*dto.MetricFamily, run *scriptedRun, informerName string) {
+	id := map[string]string{"name": informerName, "group": "", "version": "v1", "resource": "pods"}
+
+	if v := value(series(t, families, "informer_queued_items", id)); v != 0 {
+		t.Errorf("informer_queued_items = %v after the queue drained, want 0", v)
+	}
+	if v := value(series(t, families, "informer_store_resource_version", id)); strconv.FormatFloat(v, 'f', -1, 64) != run.finalRV {
+		t.Errorf("informer_store_resource_version = %v, want the final resource version %s", v, run.finalRV)
+	}
+	h := series(t, families, "informer_processing_latency_seconds", id).Histogram
+	if h.GetSampleCount() < 4 {
+		t.Errorf("informer_processing_latency_seconds counted %d pops, want at least 4 (list, two updates, relist, update)", h.GetSampleCount())
+	}
+	checkBuckets(t, "informer_processing_latency_seconds", h, latencyBuckets)
+
+	for _, c := range []struct {
+		handler string
+		count   int
+	}{
+		{"github.com/kcache-go/cache/internal/obstest.Counter", run.counter.Count()},
+		{"github.com/kcache-go/cache/metrics/prometheus.otherCounter", run.other.Count()},
+	} {
+		hl := with(id, "handler", c.handler)
+		if c.count < 6 {
+			t.Errorf("handler %s saw %d notifications, want at least 6 (3 adds, 3 updates)", c.handler, c.count)
+		}
+		if v := value(series(t, families, "informer_handler_notifications_delivered_total", hl)); v != float64(c.count) {
+			t.Errorf("informer_handler_notifications_delivered_total{handler=%q} = %v, the handler counted %d", c.handler, v, c.count)
+		}
+		if v := value(series(t, families, "informer_handler_pending_notifications", hl)); v != 0 {
+			t.Errorf("informer_handler_pending_notifications{handler=%q} = %v after it caught up, want 0", c.handler, v)
+		}
+		lat := series(t, families, "informer_handler_delivery_latency_seconds", hl).Histogram
+		if lat.GetSampleCount() != uint64(c.count) {
+			t.Errorf("informer_handler_delivery_latency_seconds{handler=%q} counted %d, the handler counted %d", c.handler, lat.GetSampleCount(), c.count)
+		}
+		checkBuckets(t, "informer_handler_delivery_latency_seconds", lat, latencyBuckets)
+	}
+}
+
+// checkReflectorMetrics checks the reflector_* families against the run.
+func checkReflectorMetrics(t *testing.T, families map[string]*dto.MetricFamily, run *scriptedRun, reflectorName string) {
+	if reflectorName == "" {
+		t.Fatal("the informer's Reflector has no name")
+	}
+	r := map[string]string{"name": reflectorName}
+
+	finalRV, _ := strconv.ParseFloat(run.finalRV, 64)
+	want := map[string]float64{"reflector_lists_total": 2, "reflector_watch_lists_total": 0, "reflector_watches_total": 1, "reflector_last_resource_version": finalRV}
+	for name, v := range want {
+		if got := value(series(t, families, name, r)); got != v {
+			t.Errorf("%s{name=%q} = %v, want %v", name, reflectorName, got, v)
+		}
+	}
+	for _, cause := range cache.RelistCauses() {
+		wantN := 0.0
+		if cause == cache.RelistCauseExpired {
+			wantN = 1
+		}
+		if got := value(series(t, families, "reflector_relists_total", with(r, "cause", cause))); got != wantN {
+			t.Errorf("reflector_relists_total{cause=%q} = %v, want %v", cause, got, wantN)
+		}
+	}
+	items := series(t, families, "reflector_items_per_list", r).Histogram
+	if items.GetSampleCount() != 2 || items.GetSampleSum() != 6 {
+		t.Errorf("reflector_items_per_list: %d lists, %v items; want 2 lists of 3 pods", items.GetSampleCount(), items.GetSampleSum())
+	}
+	if n := series(t, families, "reflector_list_duration_seconds", r).Histogram.GetSampleCount(); n != 2 {
+		t.Errorf("reflector_list_duration_seconds counted %d lists, want 2", n)
+	}
+	synced := value(series(t, families, "reflector_last_sync_timestamp_seconds", r))
+	lo, hi := float64(run.started.UnixNano())/1e9, float64(run.ended.UnixNano())/1e9
+	if synced < lo || synced > hi || math.IsNaN(synced) {
+		t.Errorf("reflector_last_sync_timestamp_seconds = %v, want within the run [%v, %v]", synced, lo, hi)
+	}
+}
+
+// checkBuckets compares the upper bounds of h with want.
+func checkBuckets(t *testing.T, name string, h *dto.Histogram, want []float64) {
+	t.Helper()
+	var got []float64
+	for _, b := range h.Bucket {
+		if !math.IsInf(b.GetUpperBound(), 1) {
+			got = append(got, b.GetUpperBound())
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("%s buckets %v, want %v", name, got, want)
+	}
+}
+
+func TestRegisterTwiceOnOneRegistryIsNoErrorButAConflictingFamilyIs(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	for i := 0; i < 2; i++ {
+		if err := Register(reg); err != nil {
+			t.Fatalf("registration %d: %v", i+1, err)
+		}
+	}
+	clash := prometheus.NewRegistry()
+	clash.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "informer_queued_items", Help: "someone else's"}))
+	err := Register(clash)
+	if err == nil || !strings.Contains(err.Error(), "informer_queued_items") {
+		t.Fatalf("Register on a registry with a conflicting informer_queued_items returned %v, want an error naming it", err)
+	}
+}
+
+func TestPublishingAHandlerDeliveryAllocatesNothing(t *testing.T) {
+	name, err := cache.NewInformerName("metrics-allocs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	p := InformerMetricsProvider().(cache.InformerHandlerMetricsProvider)
+	latency, delivered := p.NewHandlerDeliveryLatencyMetric(id, "h"), p.NewHandlerDeliveredMetric(id, "h")
+	backlog := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider).NewPendingNotificationsMetric(id, "h")
+	if allocs := testing.AllocsPerRun(1000, func() { latency.Observe(0.001); delivered.Inc(); backlog.Set(3) }); allocs != 0 {
+		t.Errorf("publishing one delivery allocates %v times, want 0", allocs)
+	}
+}
+
+func TestHandlersSharingANamePublishTheSumOfTheirBacklogs(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	name, err := cache.NewInformerName("metrics-shared-handler-name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
+	p := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider)
+	first, second := p.NewPendingNotificationsMetric(id, "same"), p.NewPendingNotificationsMetric(id, "same")
+	labels := map[string]string{"name": "metrics-shared-handler-name", "handler": "same"}
+	for _, step := range []struct {
+		first, second, want float64
+	}{{5, 0, 5}, {5, 7, 12}, {0, 7, 7}, {0, 0, 0}} {
+		first.Set(step.first)
+		second.Set(step.second)
+		if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != step.want {
+			t.Errorf("backlogs %v and %v published as %v, want their sum %v", step.first, step.second, got, step.want)
+		}
+	}
+}
