@@ -1,0 +1,55 @@
+package clientgo
+
+import (
+	"fmt"
+
+	clientgocache "k8s.io/client-go/tools/cache"
+
+	kcache "github.com/kcache-go/cache"
+)
+
+// handlerAdapter is a kcache ResourceEventHandler that forwards to a
+// client-go one, converting kcache tombstones into client-go's on delivery.
+// It is immutable.
+type handlerAdapter struct {
+	h clientgocache.ResourceEventHandler
+}
+
+var _ kcache.ResourceEventHandler = handlerAdapter{}
+
+// OnAdd forwards unchanged.
+func (a handlerAdapter) OnAdd(obj interface{}, isInInitialList bool) {
+	a.h.OnAdd(obj, isInInitialList)
+}
+
+// OnUpdate forwards unchanged.
+func (a handlerAdapter) OnUpdate(oldObj, newObj interface{}) { a.h.OnUpdate(oldObj, newObj) }
+
+// OnDelete forwards obj, a kcache DeletedFinalStateUnknown converted field
+// by field into client-go's.
+func (a handlerAdapter) OnDelete(obj interface{}) { a.h.OnDelete(ToClientGoTombstone(obj)) }
+
+// Format formats the adapter as the handler it wraps, so kcache's messages
+// that name a handler ("handler %v was not added ...") read as client-go's.
+func (a handlerAdapter) Format(f fmt.State, verb rune) {
+	fmt.Fprintf(f, fmt.FormatString(f, verb), a.h)
+}
+
+// ToClientGoTombstone returns obj with a kcache DeletedFinalStateUnknown
+// converted into client-go's (same Key and Obj); any other value is
+// returned unchanged. It allocates only for tombstones.
+func ToClientGoTombstone(obj interface{}) interface{} {
+	if t, ok := obj.(kcache.DeletedFinalStateUnknown); ok {
+		return clientgocache.DeletedFinalStateUnknown{Key: t.Key, Obj: t.Obj}
+	}
+	return obj
+}
+
+// FromClientGoTombstone is the inverse of ToClientGoTombstone: client-go's
+// DeletedFinalStateUnknown becomes kcache's, anything else is unchanged.
+func FromClientGoTombstone(obj interface{}) interface{} {
+	if t, ok := obj.(clientgocache.DeletedFinalStateUnknown); ok {
+		return kcache.DeletedFinalStateUnknown{Key: t.Key, Obj: t.Obj}
+	}
+	return obj
+}
