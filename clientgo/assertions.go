@@ -1,6 +1,10 @@
 package clientgo
 
 import (
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/informers/internalinterfaces"
+	"k8s.io/client-go/metadata/metadatainformer"
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
@@ -17,6 +21,12 @@ var (
 	_ clientgocache.Indexer                          = indexerView{}
 	_ clientgocache.Store                            = indexerView{}
 	_ clientgocache.KeyListerGetter                  = indexerView{}
+
+	_ informers.SharedInformerFactory              = (*sharedInformerFactory)(nil)
+	_ internalinterfaces.SharedInformerFactory     = (*sharedInformerFactory)(nil)
+	_ informers.GenericInformer                    = genericInformer{}
+	_ dynamicinformer.DynamicSharedInformerFactory = (*resourceInformerFactory)(nil)
+	_ metadatainformer.SharedInformerFactory       = (*resourceInformerFactory)(nil)
 
 	// Used as is in both directions.
 	_ clientgocache.Store             = kcache.Store(nil)
