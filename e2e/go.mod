@@ -131,7 +131,7 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/apiextensions-apiserver v0.0.0 // indirect
+	k8s.io/apiextensions-apiserver v0.36.0 // indirect
 	k8s.io/apiserver v0.36.2 // indirect
 	k8s.io/cloud-provider v0.36.2 // indirect
 	k8s.io/cluster-bootstrap v0.0.0 // indirect
@@ -161,6 +161,12 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.3.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
+)
+
+require (
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
+	sigs.k8s.io/controller-runtime v0.24.1 // indirect
 )
 
 replace github.com/kcache-go/cache => ../
