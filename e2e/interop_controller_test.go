@@ -236,11 +236,9 @@ func runDerivingController(t *testing.T, library string, newFactory factoryConst
 	}
 	_, run.isKcache = clientgo.KcacheInformer(factory.Core().V1().ConfigMaps().Informer())
 	factory.Start(ctx.Done())
-	defer func() { cancel(); factory.Shutdown() }() // Shutdown waits for the stopped informers
-	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			t.Fatalf("%v did not sync", typ)
-		}
+	defer func() { cancel(); factory.Shutdown() }()                            // Shutdown waits for the stopped informers
+	if err := factory.WaitForCacheSyncWithContext(ctx).AsError(); err != nil { // no polling: the sync moment itself
+		t.Fatal(err)
 	}
 	run.initialSync = time.Since(start)
 	runtime.GC()

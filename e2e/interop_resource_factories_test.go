@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
+	"k8s.io/client-go/tools/cache"
 
 	"github.com/kcache-go/cache/clientgo"
 )
@@ -28,6 +29,10 @@ type resourceFactory interface {
 	WaitForCacheSync(<-chan struct{}) map[schema.GroupVersionResource]bool
 	Shutdown()
 }
+
+// configMapsResource is the resource the dynamic and metadata factories
+// watch.
+var configMapsResource = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
 
 func TestDynamicAndMetadataFactoriesOnKcacheCacheWhatADirectListReturnsAfterChurn(t *testing.T) {
 	cfg := cluster.RESTConfig()
@@ -89,18 +94,19 @@ func runResourceFactory(t *testing.T, newFactory func(ns string) resourceFactory
 	runtime.ReadMemStats(&before)
 	start := time.Now()
 	factory := newFactory(ns)
-	inf := factory.ForResource(schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}).Informer()
+	inf := factory.ForResource(configMapsResource).Informer()
 	if _, isKcache := clientgo.KcacheInformer(inf); isKcache != wantKcache {
 		t.Fatalf("informer %T: kcache = %v, want %v", inf, isKcache, wantKcache)
 	}
 	factory.Start(ctx.Done())
-	defer func() { cancel(); factory.Shutdown() }() // Shutdown waits for the stopped informers
-	for gvr, ok := range factory.WaitForCacheSync(ctx.Done()) {
-		if !ok {
-			t.Fatalf("%v did not sync", gvr)
-		}
+	defer func() { cancel(); factory.Shutdown() }()      // Shutdown waits for the stopped informers
+	if !cache.WaitFor(ctx, "", inf.HasSyncedChecker()) { // no polling: the sync moment itself
+		t.Fatal("the informer did not sync")
 	}
 	syncTime = time.Since(start)
+	if synced := factory.WaitForCacheSync(ctx.Done()); len(synced) != 1 || !synced[configMapsResource] {
+		t.Fatalf("WaitForCacheSync = %v", synced)
+	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	bytesPerObject = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / interopInitialConfigMaps
