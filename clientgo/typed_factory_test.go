@@ -34,8 +34,8 @@ func typedTestObjects() []runtime.Object {
 
 // typedFactoryView is what a test reads from a factory after sync.
 type typedFactoryView struct {
-	Pods, ConfigMaps, Nodes, ListerPods, GenericPods []string
-	TransformedPods                                  int
+	Pods, ConfigMaps, Nodes, ListerPods, GenericPods, ByApp []string
+	TransformedPods                                         int
 }
 
 func readTypedFactory(t *testing.T, newFactory func(kubernetes.Interface, time.Duration, ...informers.SharedInformerOption) informers.SharedInformerFactory, wantKcache bool) typedFactoryView {
@@ -53,6 +53,12 @@ func readTypedFactory(t *testing.T, newFactory func(kubernetes.Interface, time.D
 		}),
 		informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.Pod{}: time.Hour}))
 	pods := factory.Core().V1().Pods()
+	// As descheduler does: indexers added to a factory informer before start.
+	if err := pods.Informer().AddIndexers(clientgocache.Indexers{"app": func(obj interface{}) ([]string, error) {
+		return []string{obj.(*corev1.Pod).Labels["app"]}, nil
+	}}); err != nil {
+		t.Fatal(err)
+	}
 	cms := factory.Core().V1().ConfigMaps().Informer()
 	nodes := factory.Core().V1().Nodes().Informer()
 	generic, err := factory.ForResource(corev1.SchemeGroupVersion.WithResource("pods"))
@@ -81,10 +87,14 @@ func readTypedFactory(t *testing.T, newFactory func(kubernetes.Interface, time.D
 	}
 	listed, _ := pods.Lister().Pods("a").List(labels.Everything())
 	genericListed, _ := generic.Lister().ByNamespace("a").List(labels.Everything())
+	byApp, err := pods.Informer().GetIndexer().ByIndex("app", "web")
+	if err != nil {
+		t.Fatal(err)
+	}
 	return typedFactoryView{
 		Pods: keysOf(pods.Informer().GetStore().List()), ConfigMaps: keysOf(cms.GetStore().List()),
 		Nodes: keysOf(nodes.GetStore().List()), ListerPods: keysOf(podsAsObjects(listed)),
-		GenericPods: keysOf(runtimeAsObjects(genericListed)), TransformedPods: transformed,
+		GenericPods: keysOf(runtimeAsObjects(genericListed)), ByApp: keysOf(byApp), TransformedPods: transformed,
 	}
 }
 
