@@ -46,7 +46,9 @@ func (r derivingReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	switch {
 	case apierrors.IsNotFound(err):
 		secret = v1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: derivedName.Namespace, Name: derivedName.Name}, Data: want}
-		return ctrl.Result{}, client.IgnoreAlreadyExists(r.client.Create(ctx, &secret))
+		// NB: AlreadyExists means the cached client has not seen the secret
+		// yet; retrying (not ignoring) lets the update path fix its data.
+		return ctrl.Result{}, r.client.Create(ctx, &secret)
 	case err != nil:
 		return ctrl.Result{}, err
 	case reflect.DeepEqual(secret.Data, want):

@@ -346,7 +346,7 @@ func waitDerived(t *testing.T, ctx context.Context, client kubernetes.Interface,
 		return maps.Equal(got, want), nil
 	})
 	if err != nil {
-		t.Fatalf("derived secrets did not converge: %d secrets, %d configmaps: %v", len(got), len(want), err)
+		t.Fatalf("derived secrets in %s did not converge: %d secrets, %d configmaps: %v", ns, len(got), len(want), err)
 	}
 	return got
 }
