@@ -34,7 +34,7 @@ require (
 	github.com/felixge/httpsnoop v1.0.4 // indirect
 	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/go-logr/logr v1.4.3
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/go-logr/zapr v1.3.0 // indirect
 	github.com/go-openapi/jsonpointer v0.21.0 // indirect
@@ -163,10 +163,11 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
+require sigs.k8s.io/controller-runtime v0.24.1
+
 require (
 	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
 	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
-	sigs.k8s.io/controller-runtime v0.24.1 // indirect
 )
 
 replace github.com/kcache-go/cache => ../
