@@ -22,8 +22,8 @@ var (
 	_ clientgocache.Store                            = indexerView{}
 	_ clientgocache.KeyListerGetter                  = indexerView{}
 
-	_ informers.SharedInformerFactory              = (*sharedInformerFactory)(nil)
-	_ internalinterfaces.SharedInformerFactory     = (*sharedInformerFactory)(nil)
+	_ informers.SharedInformerFactory              = (*kcacheTypedFactory)(nil)
+	_ internalinterfaces.SharedInformerFactory     = (*kcacheTypedFactory)(nil)
 	_ informers.GenericInformer                    = genericInformer{}
 	_ dynamicinformer.DynamicSharedInformerFactory = (*resourceInformerFactory)(nil)
 	_ metadatainformer.SharedInformerFactory       = (*resourceInformerFactory)(nil)

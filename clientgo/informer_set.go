@@ -12,14 +12,14 @@ import (
 // factories share: informers by key (object type or resource), which of
 // them were started, and the goroutines running them.
 //
-// mu guards informers, started and shuttingDown; wg counts running
+// mu guards informers, launched and stopping; wg counts running
 // informers.
 type informerSet[K comparable] struct {
-	mu           sync.Mutex
-	informers    map[K]clientgocache.SharedIndexInformer
-	started      map[K]bool
-	shuttingDown bool
-	wg           sync.WaitGroup
+	mu        sync.Mutex
+	informers map[K]clientgocache.SharedIndexInformer
+	launched  map[K]bool
+	stopping  bool
+	wg        sync.WaitGroup
 }
 
 // getOrAdd returns the informer of key, building it with build (under mu,
@@ -32,7 +32,7 @@ func (s *informerSet[K]) getOrAdd(key K, build func() clientgocache.SharedIndexI
 	}
 	if s.informers == nil {
 		s.informers = map[K]clientgocache.SharedIndexInformer{}
-		s.started = map[K]bool{}
+		s.launched = map[K]bool{}
 	}
 	inf := build()
 	s.informers[key] = inf
@@ -44,14 +44,14 @@ func (s *informerSet[K]) getOrAdd(key K, build func() clientgocache.SharedIndexI
 func (s *informerSet[K]) start(run func(clientgocache.SharedIndexInformer)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.shuttingDown {
+	if s.stopping {
 		return
 	}
 	for key, inf := range s.informers {
-		if s.started[key] {
+		if s.launched[key] {
 			continue
 		}
-		s.started[key] = true
+		s.launched[key] = true
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
@@ -60,12 +60,12 @@ func (s *informerSet[K]) start(run func(clientgocache.SharedIndexInformer)) {
 	}
 }
 
-// startedInformers returns the started informers by key.
-func (s *informerSet[K]) startedInformers() map[K]clientgocache.SharedIndexInformer {
+// launchedInformers returns the started informers by key.
+func (s *informerSet[K]) launchedInformers() map[K]clientgocache.SharedIndexInformer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[K]clientgocache.SharedIndexInformer, len(s.started))
-	for key := range s.started {
+	out := make(map[K]clientgocache.SharedIndexInformer, len(s.launched))
+	for key := range s.launched {
 		out[key] = s.informers[key]
 	}
 	return out
@@ -76,7 +76,7 @@ func (s *informerSet[K]) startedInformers() map[K]clientgocache.SharedIndexInfor
 // synced.
 func (s *informerSet[K]) waitForCacheSync(stopCh <-chan struct{}) map[K]bool {
 	out := map[K]bool{}
-	for key, inf := range s.startedInformers() {
+	for key, inf := range s.launchedInformers() {
 		out[key] = clientgocache.WaitForCacheSync(stopCh, inf.HasSynced)
 	}
 	return out
@@ -85,7 +85,7 @@ func (s *informerSet[K]) waitForCacheSync(stopCh <-chan struct{}) map[K]bool {
 // waitForCacheSyncWithContext waits without polling until every started
 // informer synced or ctx is done; Err is ctx's cause when not all synced.
 func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K]bool, error) {
-	started := s.startedInformers()
+	started := s.launchedInformers()
 	checkers := make([]clientgocache.DoneChecker, 0, len(started))
 	for _, inf := range started {
 		checkers = append(checkers, inf.HasSyncedChecker())
@@ -108,7 +108,7 @@ func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K
 // returned (their stop channel or context must be done by then).
 func (s *informerSet[K]) shutdown() {
 	s.mu.Lock()
-	s.shuttingDown = true
+	s.stopping = true
 	s.mu.Unlock()
 	s.wg.Wait()
 }

@@ -47,27 +47,27 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 // client-go still compiles and runs.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) informers.SharedInformerFactory {
 	settings := informers.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
-	f := &sharedInformerFactory{SharedInformerFactory: settings, client: client}
-	if !readPrivateField(settings, "namespace", &f.namespace) ||
-		!readPrivateField(settings, "tweakListOptions", &f.tweakListOptions) {
+	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client}
+	if !readPrivateField(settings, "namespace", &f.scopeNamespace) ||
+		!readPrivateField(settings, "tweakListOptions", &f.scopeTweak) {
 		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
 	}
 	return f
 }
 
-// sharedInformerFactory serves client-go's SharedInformerFactory interface
+// kcacheTypedFactory serves client-go's SharedInformerFactory interface
 // with kcache informers. The embedded client-go factory (settings) holds the
 // options' settings: resync and transform per type are read from it through
 // InformerFor, and it serves API groups this type does not override. It is
 // started and shut down with this factory (it runs only such informers and
-// inert settings probes). namespace and tweakListOptions are set at
+// inert settings probes). scopeNamespace and scopeTweak are set at
 // construction; set guards the rest.
-type sharedInformerFactory struct {
+type kcacheTypedFactory struct {
 	informers.SharedInformerFactory
-	client           kubernetes.Interface
-	namespace        string
-	tweakListOptions internalinterfaces.TweakListOptionsFunc
-	set              informerSet[reflect.Type]
+	client         kubernetes.Interface
+	scopeNamespace string
+	scopeTweak     internalinterfaces.TweakListOptionsFunc
+	set            informerSet[reflect.Type]
 }
 
 // InformerFor returns the factory's informer of obj's type, building it the
@@ -76,7 +76,7 @@ type sharedInformerFactory struct {
 // over. An informer newFunc builds that is already a view is used as is;
 // one that is neither a view nor client-go's own type is used as is too
 // (it is then not a kcache informer).
-func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
+func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
 		built := newFunc(f.client, resync)
@@ -93,7 +93,7 @@ func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internal
 
 // settingsFor asks the client-go settings factory which resync period and
 // transform it would give an informer of obj's type.
-func (f *sharedInformerFactory) settingsFor(obj runtime.Object) (time.Duration, clientgocache.TransformFunc) {
+func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, clientgocache.TransformFunc) {
 	p := &settingsProbe{}
 	f.SharedInformerFactory.InformerFor(obj, func(_ kubernetes.Interface, resync time.Duration) clientgocache.SharedIndexInformer {
 		p.resync = resync
@@ -124,27 +124,27 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 
 // Start starts every informer requested so far (and the settings factory's
 // own); informers requested later start with the next Start.
-func (f *sharedInformerFactory) Start(stopCh <-chan struct{}) {
+func (f *kcacheTypedFactory) Start(stopCh <-chan struct{}) {
 	f.SharedInformerFactory.Start(stopCh)
 	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.Run(stopCh) })
 }
 
 // StartWithContext is Start with a context.
-func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
+func (f *kcacheTypedFactory) StartWithContext(ctx context.Context) {
 	f.SharedInformerFactory.StartWithContext(ctx)
 	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.RunWithContext(ctx) })
 }
 
 // Shutdown marks the factory as shutting down and waits until every started
 // informer returned; stop them first (close stopCh, cancel ctx).
-func (f *sharedInformerFactory) Shutdown() {
+func (f *kcacheTypedFactory) Shutdown() {
 	f.SharedInformerFactory.Shutdown()
 	f.set.shutdown()
 }
 
 // WaitForCacheSync waits for every started informer to sync or stopCh to
 // close, and tells per object type which synced.
-func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
+func (f *kcacheTypedFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
 	out := f.SharedInformerFactory.WaitForCacheSync(stopCh)
 	for typ, synced := range f.set.waitForCacheSync(stopCh) {
 		out[typ] = synced
@@ -154,7 +154,7 @@ func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[ref
 
 // WaitForCacheSyncWithContext waits without polling for every started
 // informer to sync or ctx to be done.
-func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) clientgocache.SyncResult {
+func (f *kcacheTypedFactory) WaitForCacheSyncWithContext(ctx context.Context) clientgocache.SyncResult {
 	res := f.SharedInformerFactory.WaitForCacheSyncWithContext(ctx)
 	synced, err := f.set.waitForCacheSyncWithContext(ctx)
 	if res.Synced == nil {

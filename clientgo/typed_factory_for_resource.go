@@ -15,7 +15,7 @@ import (
 // does not serve is handed to client-go's factory, which gives its own
 // answer (its "no informer found" error, or a client-go informer for a
 // group added after this package).
-func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (informers.GenericInformer, error) {
+func (f *kcacheTypedFactory) ForResource(resource schema.GroupVersionResource) (informers.GenericInformer, error) {
 	if typed, ok := f.typedInformer(resource); ok {
 		inf := typed.Informer()
 		return genericInformer{inf, clientgocache.NewGenericLister(inf.GetIndexer(), resource.GroupResource())}, nil
@@ -28,7 +28,7 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 // DNS label ("Core" for the core group), the version accessor named after
 // the version, the resource accessor named after the resource, all compared
 // case-insensitively.
-func (f *sharedInformerFactory) typedInformer(resource schema.GroupVersionResource) (interface {
+func (f *kcacheTypedFactory) typedInformer(resource schema.GroupVersionResource) (interface {
 	Informer() clientgocache.SharedIndexInformer
 }, bool) {
 	group, _, _ := strings.Cut(resource.Group, ".")

@@ -29,101 +29,101 @@ import (
 // factory.
 
 // Admissionregistration returns the admissionregistration informers, built by this factory.
-func (f *sharedInformerFactory) Admissionregistration() admissionregistration.Interface {
-	return admissionregistration.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Admissionregistration() admissionregistration.Interface {
+	return admissionregistration.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Internal returns the apiserverinternal informers, built by this factory.
-func (f *sharedInformerFactory) Internal() apiserverinternal.Interface {
-	return apiserverinternal.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Internal() apiserverinternal.Interface {
+	return apiserverinternal.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Apps returns the apps informers, built by this factory.
-func (f *sharedInformerFactory) Apps() apps.Interface {
-	return apps.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Apps() apps.Interface {
+	return apps.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Autoscaling returns the autoscaling informers, built by this factory.
-func (f *sharedInformerFactory) Autoscaling() autoscaling.Interface {
-	return autoscaling.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Autoscaling() autoscaling.Interface {
+	return autoscaling.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Batch returns the batch informers, built by this factory.
-func (f *sharedInformerFactory) Batch() batch.Interface {
-	return batch.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Batch() batch.Interface {
+	return batch.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Certificates returns the certificates informers, built by this factory.
-func (f *sharedInformerFactory) Certificates() certificates.Interface {
-	return certificates.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Certificates() certificates.Interface {
+	return certificates.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Coordination returns the coordination informers, built by this factory.
-func (f *sharedInformerFactory) Coordination() coordination.Interface {
-	return coordination.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Coordination() coordination.Interface {
+	return coordination.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Core returns the core informers, built by this factory.
-func (f *sharedInformerFactory) Core() core.Interface {
-	return core.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Core() core.Interface {
+	return core.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Discovery returns the discovery informers, built by this factory.
-func (f *sharedInformerFactory) Discovery() discovery.Interface {
-	return discovery.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Discovery() discovery.Interface {
+	return discovery.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Events returns the events informers, built by this factory.
-func (f *sharedInformerFactory) Events() events.Interface {
-	return events.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Events() events.Interface {
+	return events.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Extensions returns the extensions informers, built by this factory.
-func (f *sharedInformerFactory) Extensions() extensions.Interface {
-	return extensions.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Extensions() extensions.Interface {
+	return extensions.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Flowcontrol returns the flowcontrol informers, built by this factory.
-func (f *sharedInformerFactory) Flowcontrol() flowcontrol.Interface {
-	return flowcontrol.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Flowcontrol() flowcontrol.Interface {
+	return flowcontrol.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Networking returns the networking informers, built by this factory.
-func (f *sharedInformerFactory) Networking() networking.Interface {
-	return networking.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Networking() networking.Interface {
+	return networking.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Node returns the node informers, built by this factory.
-func (f *sharedInformerFactory) Node() node.Interface {
-	return node.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Node() node.Interface {
+	return node.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Policy returns the policy informers, built by this factory.
-func (f *sharedInformerFactory) Policy() policy.Interface {
-	return policy.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Policy() policy.Interface {
+	return policy.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Rbac returns the rbac informers, built by this factory.
-func (f *sharedInformerFactory) Rbac() rbac.Interface {
-	return rbac.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Rbac() rbac.Interface {
+	return rbac.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Resource returns the resource informers, built by this factory.
-func (f *sharedInformerFactory) Resource() resource.Interface {
-	return resource.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Resource() resource.Interface {
+	return resource.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Scheduling returns the scheduling informers, built by this factory.
-func (f *sharedInformerFactory) Scheduling() scheduling.Interface {
-	return scheduling.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Scheduling() scheduling.Interface {
+	return scheduling.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Storage returns the storage informers, built by this factory.
-func (f *sharedInformerFactory) Storage() storage.Interface {
-	return storage.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Storage() storage.Interface {
+	return storage.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }
 
 // Storagemigration returns the storagemigration informers, built by this factory.
-func (f *sharedInformerFactory) Storagemigration() storagemigration.Interface {
-	return storagemigration.New(f, f.namespace, f.tweakListOptions)
+func (tf *kcacheTypedFactory) Storagemigration() storagemigration.Interface {
+	return storagemigration.New(tf, tf.scopeNamespace, tf.scopeTweak)
 }

@@ -119,7 +119,7 @@ func TestTheTypedFactoryTakesResyncPeriodsFromTheOptionsAsClientGo(t *testing.T)
 		{"a type with the default resync", &corev1.ConfigMap{}, time.Minute},
 	}
 	f := NewSharedInformerFactoryWithOptions(fake.NewClientset(), time.Minute,
-		informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.Pod{}: time.Hour})).(*sharedInformerFactory)
+		informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.Pod{}: time.Hour})).(*kcacheTypedFactory)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var got time.Duration
@@ -137,7 +137,7 @@ func TestTheTypedFactoryTakesResyncPeriodsFromTheOptionsAsClientGo(t *testing.T)
 func TestForResourceServesEveryTypedInformerClientGoServes(t *testing.T) {
 	ours := NewSharedInformerFactory(fake.NewClientset(), 0)
 	theirs := informers.NewSharedInformerFactory(fake.NewClientset(), 0)
-	gvrs := typedAccessorResources(ours.(*sharedInformerFactory))
+	gvrs := typedAccessorResources(ours.(*kcacheTypedFactory))
 	if len(gvrs) < 60 {
 		t.Fatalf("found only %d typed accessors", len(gvrs))
 	}
@@ -166,7 +166,7 @@ func TestForResourceServesEveryTypedInformerClientGoServes(t *testing.T) {
 // typedAccessorResources lists group/version/resource of every typed
 // accessor reachable from the factory's group accessors, by reflection
 // (independently of the lookup ForResource does).
-func typedAccessorResources(f *sharedInformerFactory) []schema.GroupVersionResource {
+func typedAccessorResources(f *kcacheTypedFactory) []schema.GroupVersionResource {
 	groups := map[string]string{"Core": "", "Internal": "internal.apiserver.k8s.io"}
 	var out []schema.GroupVersionResource
 	for _, g := range []string{"Admissionregistration", "Internal", "Apps", "Autoscaling", "Batch", "Certificates", "Coordination", "Core", "Discovery", "Events", "Extensions", "Flowcontrol", "Networking", "Node", "Policy", "Rbac", "Resource", "Scheduling", "Storage", "Storagemigration"} {
