@@ -29,6 +29,24 @@ func (a handlerAdapter) OnUpdate(oldObj, newObj interface{}) { a.h.OnUpdate(oldO
 // by field into client-go's.
 func (a handlerAdapter) OnDelete(obj interface{}) { a.h.OnDelete(ToClientGoTombstone(obj)) }
 
+// adaptHandler returns the kcache handler that delivers to h. A client-go
+// ResourceEventHandlerFuncs becomes kcache's ResourceEventHandlerFuncs with
+// the same AddFunc and UpdateFunc (and a DeleteFunc converting tombstones),
+// so that kcache names the handler after the user's functions, as client-go
+// does, in registration DoneChecker names, logs and metrics. Any other
+// handler is wrapped in a handlerAdapter.
+func adaptHandler(h clientgocache.ResourceEventHandler) kcache.ResourceEventHandler {
+	funcs, ok := h.(clientgocache.ResourceEventHandlerFuncs)
+	if !ok {
+		return handlerAdapter{h}
+	}
+	out := kcache.ResourceEventHandlerFuncs{AddFunc: funcs.AddFunc, UpdateFunc: funcs.UpdateFunc}
+	if deleteFunc := funcs.DeleteFunc; deleteFunc != nil {
+		out.DeleteFunc = func(obj interface{}) { deleteFunc(ToClientGoTombstone(obj)) }
+	}
+	return out
+}
+
 // Format formats the adapter as the handler it wraps, so kcache's messages
 // that name a handler ("handler %v was not added ...") read as client-go's.
 func (a handlerAdapter) Format(f fmt.State, verb rune) {

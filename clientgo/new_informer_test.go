@@ -210,3 +210,37 @@ func TestRemoveEventHandlerOfTheViewAcceptsItsRegistrationsOnly(t *testing.T) {
 		})
 	}
 }
+
+func TestARegistrationThroughTheViewIsNamedAsClientGoNamesIt(t *testing.T) {
+	funcs := clientgocache.ResourceEventHandlerFuncs{AddFunc: func(interface{}) {}}
+	deleteOnly := clientgocache.ResourceEventHandlerFuncs{DeleteFunc: func(interface{}) {}}
+	cases := []struct {
+		name    string
+		handler clientgocache.ResourceEventHandler
+	}{
+		{"ResourceEventHandlerFuncs with an AddFunc", funcs},
+		{"ResourceEventHandlerFuncs with an UpdateFunc", clientgocache.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ interface{}) {}}},
+		{"ResourceEventHandlerFuncs with an AddFunc and a DeleteFunc", clientgocache.ResourceEventHandlerFuncs{AddFunc: funcs.AddFunc, DeleteFunc: deleteOnly.DeleteFunc}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			reference := clientgocache.NewSharedIndexInformer(&clientgocache.ListWatch{}, &corev1.Pod{}, 0, nil)
+			view := NewSharedIndexInformer(&clientgocache.ListWatch{}, &corev1.Pod{}, 0, nil)
+			want, _ := reference.AddEventHandler(tc.handler)
+			got, _ := view.AddEventHandler(tc.handler)
+			if g, w := got.HasSyncedChecker().Name(), want.HasSyncedChecker().Name(); g != w {
+				t.Errorf("registration named %q, client-go names it %q", g, w)
+			}
+		})
+	}
+}
+
+func TestADeleteFuncThroughTheViewGetsClientGosTombstone(t *testing.T) {
+	var got interface{}
+	h := adaptHandler(clientgocache.ResourceEventHandlerFuncs{DeleteFunc: func(obj interface{}) { got = obj }})
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}}
+	h.OnDelete(kcache.DeletedFinalStateUnknown{Key: "ns/p", Obj: pod})
+	if want := (clientgocache.DeletedFinalStateUnknown{Key: "ns/p", Obj: pod}); got != want {
+		t.Errorf("DeleteFunc got %#v, want %#v", got, want)
+	}
+}
