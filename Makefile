@@ -15,6 +15,7 @@ test: fmt-check vet unit browser e2e
 ## unit: unit and conformance tests, with the race detector
 unit:
 	$(GO) test -race -count=1 $(PKGS)
+	cd examples/controller-runtime && $(GO) test -race -count=1 ./...
 
 fmt-check:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -23,6 +24,7 @@ vet:
 	$(GO) vet $(PKGS)
 	cd e2e && $(GO) vet ./...
 	cd browsertest && $(GO) vet ./...
+	cd examples/controller-runtime && $(GO) vet ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:

@@ -48,12 +48,21 @@ func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 
 // DeletionHandlingMetaNamespaceKeyFunc checks for DeletedFinalStateUnknown
 // objects before calling MetaNamespaceKeyFunc: a tombstone's key is the key
-// it carries.
+// it carries. client-go's DeletedFinalStateUnknown (from a client-go
+// informer in the same program) is recognised too.
 func DeletionHandlingMetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return tombstone.Key, nil
 	}
-	return MetaNamespaceKeyFunc(obj)
+	key, err := MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		// NB: only values without metadata get here, so the reflection in
+		// foreignTombstoneParts stays off the path of ordinary objects.
+		if foreignKey, _, ok := foreignTombstoneParts(obj); ok {
+			return foreignKey, nil
+		}
+	}
+	return key, err
 }
 
 // SplitMetaNamespaceKey returns the namespace and name that

@@ -68,10 +68,19 @@ func ObjectToName(obj interface{}) (ObjectName, error) {
 }
 
 // DeletionHandlingObjectToName is ObjectToName that also accepts tombstones
-// (DeletedFinalStateUnknown), whose name is parsed from their key.
+// (DeletedFinalStateUnknown, kcache's or client-go's), whose name is
+// parsed from their key.
 func DeletionHandlingObjectToName(obj interface{}) (ObjectName, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return ParseObjectName(tombstone.Key)
 	}
-	return ObjectToName(obj)
+	name, err := ObjectToName(obj)
+	if err != nil {
+		// NB: reflection only for values without metadata (see
+		// DeletionHandlingMetaNamespaceKeyFunc).
+		if key, _, ok := foreignTombstoneParts(obj); ok {
+			return ParseObjectName(key)
+		}
+	}
+	return name, err
 }

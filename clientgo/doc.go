@@ -1,0 +1,19 @@
+// Package clientgo presents kcache informers and caches through client-go's
+// tools/cache interfaces, so that code whose signatures carry client-go's
+// types (generated informer factories and listers, controller-runtime,
+// functions taking a cache.SharedIndexInformer) runs on kcache.
+//
+// It is the one non-test package of the module that imports
+// k8s.io/client-go/tools/cache. Three ways in, one line each:
+//
+//   - wrap an informer you built with kcache: InformerView(kcacheInformer);
+//   - build informers through a factory: NewSharedInformerFactoryWithOptions,
+//     NewFilteredDynamicSharedInformerFactory or
+//     NewFilteredMetadataSharedInformerFactory instead of client-go's
+//     constructor of the same name;
+//   - controller-runtime: cache.Options{NewInformer: clientgo.NewSharedIndexInformer}.
+//
+// Handlers registered through a view receive client-go's
+// DeletedFinalStateUnknown, so existing `obj.(cache.DeletedFinalStateUnknown)`
+// code keeps working; everything else they receive is passed unchanged.
+package clientgo

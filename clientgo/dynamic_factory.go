@@ -1,0 +1,123 @@
+package clientgo
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/dynamic/dynamiclister"
+	"k8s.io/client-go/informers"
+	clientgocache "k8s.io/client-go/tools/cache"
+
+	kcache "github.com/kcache-go/cache"
+)
+
+// NewDynamicSharedInformerFactory is dynamicinformer.NewDynamicSharedInformerFactory
+// on kcache: all namespaces, no tweak.
+func NewDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration) dynamicinformer.DynamicSharedInformerFactory {
+	return NewFilteredDynamicSharedInformerFactory(client, defaultResync, metav1.NamespaceAll, nil)
+}
+
+// NewFilteredDynamicSharedInformerFactory is client-go's
+// dynamicinformer.NewFilteredDynamicSharedInformerFactory, same arguments,
+// but ForResource(gvr).Informer() is a kcache informer of
+// *unstructured.Unstructured objects (behind client-go's interface) with the
+// namespace index, and Lister() a dynamiclister on its kcache storage. The
+// informer lists and watches client.Resource(gvr) in namespace, options
+// tweaked by tweakListOptions, and the client's WatchList capability is
+// kept (see kcache.ToListWatcherWithWatchListSemantics).
+func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweakListOptions dynamicinformer.TweakListOptionsFunc) dynamicinformer.DynamicSharedInformerFactory {
+	return &resourceInformerFactory{
+		resync: defaultResync,
+		build: func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer {
+			resourceClient := client.Resource(gvr).Namespace(namespace)
+			lw := resourceListWatch(tweakListOptions,
+				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+					return resourceClient.List(ctx, opts)
+				}, resourceClient.Watch)
+			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, resync, nil)
+			return genericInformer{inf, dynamiclister.NewRuntimeObjectShim(dynamiclister.New(inf.GetIndexer(), gvr))}
+		},
+	}
+}
+
+// resourceListWatch builds the ListWatch of one resource: tweak (if any)
+// edits every request's options before list or watch sees them.
+func resourceListWatch(tweak func(*metav1.ListOptions),
+	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error)) *kcache.ListWatch {
+	return &kcache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			if tweak != nil {
+				tweak(&opts)
+			}
+			return list(ctx, opts)
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			if tweak != nil {
+				tweak(&opts)
+			}
+			return watchFn(ctx, opts)
+		},
+	}
+}
+
+// newResourceInformer is the kcache informer of a dynamic or metadata
+// factory: namespace index, resync, optional transform.
+func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, resync time.Duration, transform clientgocache.TransformFunc) clientgocache.SharedIndexInformer {
+	inf := InformerView(kcache.NewSharedIndexInformer(lw, example, resync,
+		kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc}))
+	if transform != nil {
+		_ = inf.SetTransform(transform)
+	}
+	return inf
+}
+
+// resourceInformerFactory is the factory of informers by resource that the
+// dynamic and metadata constructors return (both client-go interfaces have
+// the same method set). build makes the informer of a resource; set holds
+// them.
+type resourceInformerFactory struct {
+	resync time.Duration
+	build  func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer
+	// generic maps resources to their GenericInformer; guarded by set.mu
+	// through getOrAdd.
+	generic map[schema.GroupVersionResource]informers.GenericInformer
+	set     informerSet[schema.GroupVersionResource]
+}
+
+// ForResource returns the informer of gvr, building it on first request.
+func (f *resourceInformerFactory) ForResource(gvr schema.GroupVersionResource) informers.GenericInformer {
+	var out informers.GenericInformer
+	f.set.getOrAdd(gvr, func() clientgocache.SharedIndexInformer {
+		if f.generic == nil {
+			f.generic = map[schema.GroupVersionResource]informers.GenericInformer{}
+		}
+		f.generic[gvr] = f.build(gvr, f.resync)
+		return f.generic[gvr].Informer()
+	})
+	f.set.mu.Lock()
+	out = f.generic[gvr]
+	f.set.mu.Unlock()
+	return out
+}
+
+// Start starts every informer requested so far.
+func (f *resourceInformerFactory) Start(stopCh <-chan struct{}) {
+	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.Run(stopCh) })
+}
+
+// WaitForCacheSync waits for every started informer to sync or stopCh to
+// close, and tells per resource which synced.
+func (f *resourceInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool {
+	return f.set.waitForCacheSync(stopCh)
+}
+
+// Shutdown waits until every started informer returned.
+func (f *resourceInformerFactory) Shutdown() { f.set.shutdown() }

@@ -1,0 +1,54 @@
+package clientgo
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/informers/internalinterfaces"
+	"k8s.io/client-go/kubernetes/fake"
+	metadatafake "k8s.io/client-go/metadata/fake"
+	"k8s.io/client-go/metadata/metadatainformer"
+	clientgocache "k8s.io/client-go/tools/cache"
+)
+
+func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
+	factory := informers.NewSharedInformerFactoryWithOptions(fake.NewClientset(), 0, informers.WithNamespace("ns"))
+	informer := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1().Pods().Informer()
+	metadataFactory := metadatainformer.NewSharedInformerFactoryWithOptions(metadatafake.NewSimpleMetadataClient(runtime.NewScheme()), 0)
+	var (
+		namespace   string
+		tweak       internalinterfaces.TweakListOptionsFunc
+		lw          clientgocache.ListerWatcher
+		description string
+		transform   clientgocache.TransformFunc
+		wrongType   int
+	)
+	cases := []struct {
+		name  string
+		from  any
+		field string
+		into  any
+		want  bool
+	}{
+		{"the typed factory's namespace", factory, "namespace", &namespace, true},
+		{"the typed factory's tweak", factory, "tweakListOptions", &tweak, true},
+		{"a typed informer's ListerWatcher", informer, "listerWatcher", &lw, true},
+		{"a typed informer's object description", informer, "objectDescription", &description, true},
+		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
+		{"a field of another type", factory, "namespace", &wrongType, false},
+		{"a missing field", factory, "noSuchField", &namespace, false},
+		{"not a struct pointer", corev1.Pod{}, "Spec", &namespace, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := readPrivateField(tc.from, tc.field, tc.into); got != tc.want {
+				t.Errorf("readPrivateField = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	if namespace != "ns" || lw == nil {
+		t.Errorf("read namespace %q, ListerWatcher %v", namespace, lw)
+	}
+}

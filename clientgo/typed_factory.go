@@ -1,0 +1,197 @@
+package clientgo
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/informers/internalinterfaces"
+	"k8s.io/client-go/kubernetes"
+	clientgocache "k8s.io/client-go/tools/cache"
+
+	kcache "github.com/kcache-go/cache"
+)
+
+// NewSharedInformerFactory is informers.NewSharedInformerFactory on kcache.
+func NewSharedInformerFactory(client kubernetes.Interface, defaultResync time.Duration) informers.SharedInformerFactory {
+	return NewSharedInformerFactoryWithOptions(client, defaultResync)
+}
+
+// NewFilteredSharedInformerFactory is informers.NewFilteredSharedInformerFactory
+// on kcache.
+func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync time.Duration, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) informers.SharedInformerFactory {
+	return NewSharedInformerFactoryWithOptions(client, defaultResync,
+		informers.WithNamespace(namespace), informers.WithTweakListOptions(tweakListOptions))
+}
+
+// NewSharedInformerFactoryWithOptions is client-go's
+// informers.NewSharedInformerFactoryWithOptions, same arguments and options
+// (WithNamespace, WithTweakListOptions, WithCustomResyncConfig,
+// WithTransform, WithInformerName), but every informer it hands out —
+// factory.Core().V1().Pods().Informer(), ForResource(gvr).Informer(),
+// InformerFor(obj, newFunc) — is a kcache informer behind client-go's
+// interface (see InformerView), and every Lister reads kcache storage.
+//
+// Each informer lists and watches exactly as client-go's factory's would:
+// the typed constructor (newFunc) still builds its ListerWatcher, with the
+// namespace, tweak and WatchList capability client-go gives it, and its
+// Indexers (including those a caller's own newFunc sets); kcache then runs
+// that ListerWatcher. Resync periods and the transform come from the
+// options as in client-go. The informer name is kept for InformerName() but
+// kcache informers publish no client-go metrics under it.
+//
+// API groups added to client-go after this package was written are served
+// by client-go's own factory (their informers are client-go's), so a newer
+// client-go still compiles and runs.
+func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) informers.SharedInformerFactory {
+	settings := informers.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
+	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client}
+	if !readPrivateField(settings, "namespace", &f.scopeNamespace) ||
+		!readPrivateField(settings, "tweakListOptions", &f.scopeTweak) {
+		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
+	}
+	return f
+}
+
+// kcacheTypedFactory serves client-go's SharedInformerFactory interface
+// with kcache informers. The embedded client-go factory (settings) holds the
+// options' settings: resync and transform per type are read from it through
+// InformerFor, and it serves API groups this type does not override. It is
+// started and shut down with this factory (it runs only such informers and
+// inert settings probes). scopeNamespace and scopeTweak are set at
+// construction; set guards the rest.
+type kcacheTypedFactory struct {
+	informers.SharedInformerFactory
+	client         kubernetes.Interface
+	scopeNamespace string
+	scopeTweak     internalinterfaces.TweakListOptionsFunc
+	set            informerSet[reflect.Type]
+}
+
+// InformerFor returns the factory's informer of obj's type, building it the
+// first time: newFunc makes client-go's informer (never run), whose
+// ListerWatcher, Indexers and object description a kcache informer takes
+// over. An informer newFunc builds that is already a view is used as is;
+// one that is neither a view nor client-go's own type is used as is too
+// (it is then not a kcache informer).
+func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
+	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
+		resync, transform := f.settingsFor(obj)
+		built := newFunc(f.client, resync)
+		inf, ok := kcacheTakeover(built, obj, resync)
+		if !ok {
+			return built
+		}
+		if transform != nil {
+			_ = inf.SetTransform(transform)
+		}
+		return inf
+	})
+}
+
+// settingsFor asks the client-go settings factory which resync period and
+// transform it would give an informer of obj's type.
+func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, clientgocache.TransformFunc) {
+	p := &settingsProbe{}
+	f.SharedInformerFactory.InformerFor(obj, func(_ kubernetes.Interface, resync time.Duration) clientgocache.SharedIndexInformer {
+		p.resync = resync
+		return p
+	})
+	return p.resync, p.transform
+}
+
+// kcacheTakeover builds the kcache counterpart of built, a client-go informer
+// fresh from its constructor. ok is false when built is not client-go's
+// informer type (nothing to take over).
+func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
+	if _, isView := KcacheInformer(built); isView {
+		return built, true
+	}
+	var lw clientgocache.ListerWatcher
+	var description string
+	if built == nil || !readPrivateField(built, "listerWatcher", &lw) || lw == nil {
+		return nil, false
+	}
+	readPrivateField(built, "objectDescription", &description)
+	return InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
+		ResyncPeriod:      resync,
+		Indexers:          toKcacheIndexers(built.GetIndexer().GetIndexers()),
+		ObjectDescription: description,
+	})), true
+}
+
+// Start starts every informer requested so far (and the settings factory's
+// own); informers requested later start with the next Start.
+func (f *kcacheTypedFactory) Start(stopCh <-chan struct{}) {
+	f.SharedInformerFactory.Start(stopCh)
+	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.Run(stopCh) })
+}
+
+// StartWithContext is Start with a context.
+func (f *kcacheTypedFactory) StartWithContext(ctx context.Context) {
+	f.SharedInformerFactory.StartWithContext(ctx)
+	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.RunWithContext(ctx) })
+}
+
+// Shutdown marks the factory as shutting down and waits until every started
+// informer returned; stop them first (close stopCh, cancel ctx).
+func (f *kcacheTypedFactory) Shutdown() {
+	f.SharedInformerFactory.Shutdown()
+	f.set.shutdown()
+}
+
+// WaitForCacheSync waits for every started informer to sync or stopCh to
+// close, and tells per object type which synced.
+func (f *kcacheTypedFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
+	out := f.SharedInformerFactory.WaitForCacheSync(stopCh)
+	for typ, synced := range f.set.waitForCacheSync(stopCh) {
+		out[typ] = synced
+	}
+	return out
+}
+
+// WaitForCacheSyncWithContext waits without polling for every started
+// informer to sync or ctx to be done.
+func (f *kcacheTypedFactory) WaitForCacheSyncWithContext(ctx context.Context) clientgocache.SyncResult {
+	res := f.SharedInformerFactory.WaitForCacheSyncWithContext(ctx)
+	synced, err := f.set.waitForCacheSyncWithContext(ctx)
+	if res.Synced == nil {
+		res.Synced = map[reflect.Type]bool{}
+	}
+	for typ, ok := range synced {
+		res.Synced[typ] = ok
+	}
+	if res.Err == nil {
+		res.Err = err
+	}
+	return res
+}
+
+// settingsProbe is what the settings factory stores for a type whose
+// settings were asked: it records the transform the factory installs and is
+// otherwise inert (its Run returns at once; it reports synced).
+type settingsProbe struct {
+	clientgocache.SharedIndexInformer
+	resync    time.Duration
+	transform clientgocache.TransformFunc
+}
+
+func (p *settingsProbe) SetTransform(t clientgocache.TransformFunc) error {
+	p.transform = t
+	return nil
+}
+func (p *settingsProbe) Run(<-chan struct{})                         {}
+func (p *settingsProbe) RunWithContext(context.Context)              {}
+func (p *settingsProbe) HasSynced() bool                             { return true }
+func (p *settingsProbe) HasSyncedChecker() clientgocache.DoneChecker { return syncedChecker{} }
+
+// syncedChecker is a DoneChecker that is done from the start.
+type syncedChecker struct{}
+
+// closedChannel is closed at init and never reopened.
+var closedChannel = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (syncedChecker) Name() string          { return "settings probe" }
+func (syncedChecker) Done() <-chan struct{} { return closedChannel }
