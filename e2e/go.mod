@@ -3,6 +3,7 @@ module github.com/kcache-go/cache/e2e
 go 1.26.0
 
 require (
+	go.uber.org/goleak v1.3.0
 	k8s.io/api v0.36.2
 	k8s.io/apimachinery v0.36.2
 	k8s.io/client-go v0.36.2
