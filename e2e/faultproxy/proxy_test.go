@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"reflect"
 	"net/url"
+	"reflect"
 	"testing"
 	"time"
 
@@ -199,4 +199,3 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
-
