@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e demo
+.PHONY: test unit fmt-check vet conformance bench apicover e2e soak demo
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
 ## -race, and the end-to-end suite against a real kube-apiserver and etcd)
@@ -20,7 +20,7 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
-	cd e2e && $(GO) vet ./...
+	cd e2e && $(GO) vet ./... && $(GO) vet -tags soak ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:
@@ -39,6 +39,13 @@ apicover:
 ## build takes several minutes, later runs reuse the binaries)
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
+
+## soak: informers of both libraries behind fault-injecting proxies under
+## steady churn, sampling goroutines and heap every 30s (not in CI;
+## SOAK_DURATION=5m to shorten, default 15m)
+SOAK_DURATION ?= 15m
+soak:
+	cd e2e && KCACHE_SOAK_DURATION=$(SOAK_DURATION) $(GO) test -tags soak -count=1 -timeout 0 -run 'TestSoak' -v .
 
 ## demo: a SharedIndexInformer with three handlers on a simulated cluster
 ## (DEMO_ARGS="-duration=60s" or DEMO_ARGS="-kubeconfig ~/.kube/config")
