@@ -199,3 +199,36 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestOverTLSTheProxyForwardsAndResetsConnections(t *testing.T) {
+	upstream := fakeAPIServer(t)
+	for _, tc := range []struct {
+		fault   Fault
+		wantErr bool
+	}{{None, false}, {ResetListPage, true}} {
+		t.Run(tc.fault.String(), func(t *testing.T) {
+			p, err := New(Config{Upstream: mustURL(t, upstream.URL), Rates: Rates{tc.fault: 1}})
+			if tc.fault == None {
+				p, err = New(Config{Upstream: mustURL(t, upstream.URL)})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := p.Start(true)
+			defer p.Close()
+			client := p.Server().Client()
+			defer client.CloseIdleConnections()
+			resp, err := client.Get(addr + "/api/v1/namespaces/ns/configmaps")
+			if err == nil {
+				_, err = io.ReadAll(resp.Body)
+				resp.Body.Close()
+			}
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("error %v, want an error: %v", err, tc.wantErr)
+			}
+			if got := p.Stats().Injected[tc.fault]; tc.fault != None && got != 1 {
+				t.Errorf("%d %v counted, want 1", got, tc.fault)
+			}
+		})
+	}
+}

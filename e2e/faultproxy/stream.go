@@ -157,16 +157,20 @@ func (p *Proxy) serveStream(ctx context.Context, w http.ResponseWriter, resp *ht
 	_ = rc.Flush()
 	fr := newFramer(resp.Header.Get("Content-Type"), resp.Body)
 	st := &streamState{afterBookmark: -1}
+	stalled := false
 	for {
 		frame, err := fr.next()
 		if err != nil {
-			return !errors.Is(err, io.EOF)
+			// A client that hangs up (its timeout, or it is done) did not
+			// fail, unless it gave up on a stall.
+			return !errors.Is(err, io.EOF) && (ctx.Err() == nil || stalled)
 		}
 		if st.strikes(pl, frame) {
 			fault, next := p.strike(ctx, w, pl, frame, fr)
 			if fault != StallStream && fault != None {
 				return true
 			}
+			stalled = fault == StallStream
 			pl.fault = None
 			if next != nil {
 				frame = next
