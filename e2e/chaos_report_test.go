@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,28 +40,34 @@ func chaosTable(r chaosResult) string {
 	return b.String()
 }
 
-// checkNoMoreThanClientGo fails the test when a kcache watcher relisted or
-// sent requests more than 10% above client-go's informer, over every side
-// and both list paths. The comparison is over the totals: each watcher has
-// a proxy of its own with the same seed, so the same sequence of requests
-// meets the same faults, but where a stream ends (client timeout, or the
-// last write) shifts a few requests from run to run; the totals over the
-// whole test are stable.
+// checkNoMoreThanClientGo fails the test when a kcache watcher relisted,
+// or sent full-sync requests (LIST pages and WatchList streams, retries
+// included: what a relist storm multiplies), more than 10% above client-go's
+// informer, over every side and both list paths. Each watcher has a proxy of
+// its own with the same seed, so equal requests meet equal faults and the
+// figures agree exactly as long as the libraries behave alike. Timing makes
+// them drift at the edges: the stream open when the writes stop meets its
+// planned fault only if enough events still come, and whether a relist at
+// the last resourceVersion gets 410 depends on when the API server last
+// compacted etcd. So the limit is 10% over client-go's total plus 2.
+// (Plain watch requests are reported, not compared: an informer that
+// converged sooner rewatches more often while the test waits for the rest.)
 func checkNoMoreThanClientGo(t *testing.T, r chaosResult) {
 	t.Helper()
 	cg := len(r.stats) - 1
+	fullSyncs := func(s faultproxy.Stats) int64 { return s.Requests[faultproxy.List] + s.Requests[faultproxy.WatchList] }
+	limit := func(base int64) int64 { return int64(math.Ceil(float64(base)*1.1)) + 2 }
 	for i := 0; i < cg; i++ {
-		if limit := float64(r.relists[cg]) * 1.1; float64(r.relists[i]) > limit {
-			t.Errorf("%s relisted %d times, client-go %d: more than 10%% above", chaosWatchersNames[i], r.relists[i], r.relists[cg])
+		if have, base := r.relists[i], r.relists[cg]; have > limit(base) {
+			t.Errorf("%s relisted %d times, client-go %d: more than 10%% (+2) above", chaosWatchersNames[i], have, base)
 		}
-		have, base := r.stats[i].TotalRequests(), r.stats[cg].TotalRequests()
-		if float64(have) > float64(base)*1.1 {
-			t.Errorf("%s sent %d requests, client-go %d: more than 10%% above", chaosWatchersNames[i], have, base)
+		if have, base := fullSyncs(r.stats[i]), fullSyncs(r.stats[cg]); have > limit(base) {
+			t.Errorf("%s sent %d list/WatchList requests, client-go %d: more than 10%% (+2) above", chaosWatchersNames[i], have, base)
 		}
 	}
-	t.Logf("relists: %s %d, %s %d, %s %d; requests: %d, %d, %d",
-		chaosWatchersNames[0], r.relists[0], chaosWatchersNames[1], r.relists[1], chaosWatchersNames[2], r.relists[2],
-		r.stats[0].TotalRequests(), r.stats[1].TotalRequests(), r.stats[2].TotalRequests())
+	t.Logf("relists: %s %d, %s %d, %s %d (limit %d); list+WatchList requests: %d, %d, %d (limit %d)",
+		chaosWatchersNames[0], r.relists[0], chaosWatchersNames[1], r.relists[1], chaosWatchersNames[2], r.relists[2], limit(r.relists[cg]),
+		fullSyncs(r.stats[0]), fullSyncs(r.stats[1]), fullSyncs(r.stats[2]), limit(fullSyncs(r.stats[cg])))
 }
 
 // checkOrder returns "" when every key's notifications came in order: the

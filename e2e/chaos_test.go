@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,31 +18,37 @@ import (
 // chaosClientTimeout is the informers' client timeout (rest.Config.Timeout):
 // it bounds every request, watches included, so a stall longer than it is
 // given up by the client.
-const chaosClientTimeout = 8 * time.Second
+const chaosClientTimeout = 4 * time.Second
 
 // chaosStall is how long the proxy stalls: longer than the client waits.
-const chaosStall = 10 * time.Second
+const chaosStall = 5 * time.Second
 
 // chaosBaseObjects are created before the watchers start, so that a LIST
 // from etcd (secrets) takes more than one page of 500.
 const chaosBaseObjects = 600
 
-// chaosRates are the fault probabilities per request of the chaos test:
-// roughly two in five requests meet a fault.
-var chaosRates = faultproxy.Rates{
-	faultproxy.ResetListPage:                0.12,
-	faultproxy.TruncateList:                 0.08,
-	faultproxy.ResetWatchListBeforeBookmark: 0.15,
-	faultproxy.ResetWatchListAfterBookmark:  0.15,
-	faultproxy.ResetWatch:                   0.08,
-	faultproxy.TruncateStream:               0.05,
-	faultproxy.GoneWatch:                    0.06,
-	faultproxy.StallStream:                  0.03,
-	faultproxy.Stall:                        0.03,
-	faultproxy.TooManyRequests:              0.06,
-	faultproxy.InternalError:                0.03,
-	faultproxy.ServiceUnavailable:           0.03,
-	faultproxy.GatewayTimeout:               0.03,
+// chaosRates are the fault probabilities per request of the chaos test,
+// per class. Lists and WatchList streams (one per initial sync and relist)
+// meet a fault about a third of the time. Watches, far more numerous, meet mostly
+// faults after which informers simply rewatch (resets, cut events, stalls),
+// and rarely ones that make them relist (410, 5xx, a stall before the
+// headers), so that backoffs stay short enough for the test to end in time.
+var chaosRates = map[faultproxy.Class]faultproxy.Rates{
+	faultproxy.List: {
+		faultproxy.ResetListPage: 0.10, faultproxy.TruncateList: 0.07, faultproxy.Stall: 0.03,
+		faultproxy.TooManyRequests: 0.06, faultproxy.InternalError: 0.03,
+		faultproxy.ServiceUnavailable: 0.03, faultproxy.GatewayTimeout: 0.03,
+	},
+	faultproxy.WatchList: {
+		faultproxy.ResetWatchListBeforeBookmark: 0.15, faultproxy.ResetWatchListAfterBookmark: 0.15,
+		faultproxy.TruncateStream: 0.05, faultproxy.Stall: 0.03, faultproxy.TooManyRequests: 0.05,
+		faultproxy.InternalError: 0.03, faultproxy.ServiceUnavailable: 0.03, faultproxy.GatewayTimeout: 0.03,
+	},
+	faultproxy.Watch: {
+		faultproxy.ResetWatch: 0.25, faultproxy.TruncateStream: 0.15, faultproxy.StallStream: 0.05,
+		faultproxy.GoneWatch: 0.03, faultproxy.Stall: 0.01, faultproxy.TooManyRequests: 0.04,
+		faultproxy.InternalError: 0.01, faultproxy.ServiceUnavailable: 0.01, faultproxy.GatewayTimeout: 0.01,
+	},
 }
 
 // chaosSeed is the proxies' base seed; KCACHE_CHAOS_SEED overrides it to
@@ -70,7 +77,7 @@ type proxied struct {
 // newProxied starts a fault proxy in front of the API server with seed and
 // rates, and returns the objects of direct's kind and namespace read
 // through it. The proxy closes when the test ends.
-func newProxied(t *testing.T, direct objects, seed uint64, rates faultproxy.Rates) proxied {
+func newProxied(t *testing.T, direct objects, seed uint64, rates map[faultproxy.Class]faultproxy.Rates) proxied {
 	t.Helper()
 	upstreamCfg := cluster.RESTConfig()
 	upstreamCfg.DisableCompression = true
@@ -83,8 +90,8 @@ func newProxied(t *testing.T, direct objects, seed uint64, rates faultproxy.Rate
 		t.Fatal(err)
 	}
 	p, err := faultproxy.New(faultproxy.Config{
-		Upstream: upstream, Transport: transport, Seed: seed, Rates: rates,
-		StallFor: chaosStall, MaxEvents: 300,
+		Upstream: upstream, Transport: transport, Seed: seed, ClassRates: rates,
+		StallFor: chaosStall, MaxEvents: 150, Trace: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +134,7 @@ var chaosWatchersNames = []string{"kcache informer", "kcache Reflector", "client
 // startChaosSide creates a namespace for k and starts the three watchers,
 // each through its own proxy seeded with seed: a library that makes the
 // same requests as another meets the same faults.
-func startChaosSide(t *testing.T, ctx context.Context, k kind, prefix string, seed uint64, rates faultproxy.Rates) *chaosSide {
+func startChaosSide(t *testing.T, ctx context.Context, k kind, prefix string, seed uint64, rates map[faultproxy.Class]faultproxy.Rates) *chaosSide {
 	t.Helper()
 	s := &chaosSide{o: objectsIn(t, k, newNamespace(t, ctx, prefix+"-"+k.resource))}
 	if _, err := populate(ctx, s.o, "base", chaosBaseObjects, 8); err != nil {
@@ -211,12 +218,12 @@ func TestInformersBehindAFaultInjectingProxyLoseNothingAndRelistNoMoreThanClient
 // watchers behind proxies, under spec's churn per kind; then it checks that
 // every watcher converged to the server without a change out of order, and
 // returns the figures summed over both kinds.
-func chaosRun(t *testing.T, label string, seed uint64, rates faultproxy.Rates, spec churnSpec) chaosResult {
+func chaosRun(t *testing.T, label string, seed uint64, rates map[faultproxy.Class]faultproxy.Rates, spec churnSpec) chaosResult {
 	t.Helper()
 	ctx := context.Background()
 	var sides []*chaosSide
 	for i, k := range bothKinds {
-		sides = append(sides, startChaosSide(t, ctx, k, "chaos-"+label, seed+uint64(i), rates))
+		sides = append(sides, startChaosSide(t, ctx, k, "chaos-"+strings.ToLower(label), seed+uint64(i), rates))
 	}
 	for _, s := range sides {
 		waitSynced(t, s.ws, 2*time.Minute)
@@ -235,6 +242,13 @@ func chaosRun(t *testing.T, label string, seed uint64, rates faultproxy.Rates, s
 		t.Fatal(err)
 	}
 	t.Logf("%d writes in %s", spec.ops*len(sides), time.Since(start).Round(time.Millisecond))
+	// Faults stop with the writes: every watcher then converges without
+	// new ones, and the figures cover the same window for every library.
+	for _, s := range sides {
+		for _, p := range s.proxies {
+			p.Quiesce()
+		}
+	}
 	var res chaosResult
 	for _, s := range sides {
 		waitConverged(t, ctx, s.o, s.ws, fence(t, ctx, s.o), 3*time.Minute)
@@ -247,6 +261,13 @@ func chaosRun(t *testing.T, label string, seed uint64, rates faultproxy.Rates, s
 			}
 		}
 		logCounts(t, label+" "+s.o.kind.resource, s.ws)
+		for i, w := range s.ws {
+			st := s.proxies[i].Stats()
+			t.Logf("%s %s: requests %s; faults %v", s.o.kind.resource, w.name, st.Sequence, st.Log)
+			if os.Getenv("KCACHE_CHAOS_TRACE") != "" {
+				t.Logf("%s %s: trace:\n    %s", s.o.kind.resource, w.name, strings.Join(st.Trace, "\n    "))
+			}
+		}
 		res.add(s.result())
 	}
 	return res

@@ -46,10 +46,13 @@ func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
 
 // soakRates are the chaos test's rates halved: faults all along, but
 // rarely enough that backoffs reset between them.
-func soakRates() faultproxy.Rates {
-	out := faultproxy.Rates{}
-	for f, r := range chaosRates {
-		out[f] = r / 2
+func soakRates() map[faultproxy.Class]faultproxy.Rates {
+	out := map[faultproxy.Class]faultproxy.Rates{}
+	for c, rates := range chaosRates {
+		out[c] = faultproxy.Rates{}
+		for f, r := range rates {
+			out[c][f] = r / 2
+		}
 	}
 	return out
 }

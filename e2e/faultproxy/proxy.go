@@ -26,6 +26,9 @@ type Config struct {
 	Seed uint64
 	// Rates are the faults' probabilities per applicable request.
 	Rates Rates
+	// ClassRates, when set for a class, replace Rates for its requests
+	// (e.g. fewer relist-causing faults on watches than on lists).
+	ClassRates map[Class]Rates
 	// StallFor is how long Stall and StallStream hold; choose it longer than
 	// the client's timeout. Default 10s.
 	StallFor time.Duration
@@ -35,6 +38,8 @@ type Config struct {
 	// percent of the body) a mid-stream fault lets through first: the
 	// position is drawn from [0, MaxEvents). Default 50.
 	MaxEvents int
+	// Trace records a line per request in Stats.Trace.
+	Trace bool
 	// MinBackoff is the shortest gap after a failed request that counts as a
 	// backoff wait of the client. Default 50ms.
 	MinBackoff time.Duration
@@ -47,6 +52,8 @@ type Proxy struct {
 	cfg Config
 	// next is the index of the next request.
 	next atomic.Uint64
+	// quiet is set by Quiesce: new requests get no fault.
+	quiet atomic.Bool
 	// ctx ends with Close, so that open streams end.
 	ctx context.Context
 	// cancel ends ctx.
@@ -60,6 +67,8 @@ type Proxy struct {
 	// lastFailure is when the last failed request ended; zero when the last
 	// request succeeded or its gap was already measured.
 	lastFailure time.Time
+	// first is when the first traced request arrived.
+	first time.Time
 }
 
 // New returns a proxy for cfg, or an error when its rates are invalid.
@@ -69,6 +78,11 @@ func New(cfg Config) (*Proxy, error) {
 	}
 	if err := cfg.Rates.validate(); err != nil {
 		return nil, err
+	}
+	for _, r := range cfg.ClassRates {
+		if err := r.validate(); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Transport == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
@@ -118,6 +132,11 @@ func (p *Proxy) Close() {
 	}
 }
 
+// Quiesce stops injecting faults into requests that arrive from now on
+// (streams already open keep their planned fault); the proxy then only
+// forwards and counts.
+func (p *Proxy) Quiesce() { p.quiet.Store(true) }
+
 // plan is what the proxy will do to one request.
 type plan struct {
 	// index is the request's index.
@@ -137,12 +156,19 @@ func (p *Proxy) planFor(index uint64, class Class) plan {
 	rng := rand.New(rand.NewPCG(p.cfg.Seed, index))
 	u, at := rng.Float64(), rng.IntN(p.cfg.MaxEvents)
 	pl := plan{index: index, class: class, at: at}
+	if p.quiet.Load() {
+		return pl
+	}
+	rates := p.cfg.Rates
+	if r, ok := p.cfg.ClassRates[class]; ok {
+		rates = r
+	}
 	sum := 0.0
 	for _, f := range Faults() {
 		if !f.AppliesTo(class) {
 			continue
 		}
-		sum += p.cfg.Rates[f]
+		sum += rates[f]
 		if u < sum {
 			pl.fault = f
 			break
@@ -188,12 +214,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if status := statusOf(pl.fault); status != 0 {
+		p.trace(index, r, status)
 		p.inject(pl)
 		p.writeStatus(w, pl.fault, status)
 		p.ended(true)
 		return
 	}
 	resp, err := p.forward(ctx, r)
+	if err == nil {
+		p.trace(index, r, resp.StatusCode)
+	} else {
+		p.trace(index, r, 0)
+	}
 	if err != nil {
 		http.Error(w, "faultproxy: upstream: "+err.Error(), http.StatusBadGateway)
 		p.ended(true)

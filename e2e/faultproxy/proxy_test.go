@@ -232,3 +232,45 @@ func TestOverTLSTheProxyForwardsAndResetsConnections(t *testing.T) {
 		})
 	}
 }
+
+func TestClassRatesReplaceTheRatesForTheirClassOnly(t *testing.T) {
+	p, err := New(Config{
+		Upstream: mustURL(t, "http://x"), Rates: Rates{InternalError: 1},
+		ClassRates: map[Class]Rates{Watch: {GoneWatch: 1}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := uint64(0); i < 20; i++ {
+		if f := p.planFor(i, Watch).fault; f != GoneWatch {
+			t.Fatalf("watch request %d planned %v, want %v", i, f, GoneWatch)
+		}
+		if f := p.planFor(i, List).fault; f != InternalError {
+			t.Fatalf("list request %d planned %v, want %v", i, f, InternalError)
+		}
+	}
+}
+
+func TestTheSequenceRecordsEveryRequestsClassInOrder(t *testing.T) {
+	p, addr := startProxy(t, fakeAPIServer(t), Config{})
+	for _, q := range []string{"", "?watch=true&sendInitialEvents=true", "?watch=true", ""} {
+		get(t, addr+"/api/v1/namespaces/ns/configmaps"+q)
+	}
+	if got := p.Stats().Sequence; got != "lswl" {
+		t.Errorf("sequence %q, want %q", got, "lswl")
+	}
+}
+
+func TestAQuiescedProxyPlansNoMoreFaults(t *testing.T) {
+	p, err := New(Config{Upstream: mustURL(t, "http://x"), Rates: Rates{InternalError: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := p.planFor(0, List).fault; f != InternalError {
+		t.Fatalf("planned %v before Quiesce", f)
+	}
+	p.Quiesce()
+	if f := p.planFor(1, List).fault; f != None {
+		t.Fatalf("planned %v after Quiesce", f)
+	}
+}

@@ -2,6 +2,8 @@ package faultproxy
 
 import (
 	"fmt"
+	"net/http"
+	"strings"
 	"time"
 )
 
@@ -23,6 +25,14 @@ type Stats struct {
 	BackoffTotal time.Duration
 	// Log lists the injections in the order they took effect.
 	Log []Injection
+	// Sequence has one letter per request, in arrival order: l (list), s
+	// (WatchList stream), w (watch), o (other). It shows where two clients'
+	// requests diverge; Log says which of them met faults.
+	Sequence string
+	// Trace has one line per request when Config.Trace is set: index,
+	// class, the list options that tell requests apart, the status and
+	// when it arrived (since the proxy's first request).
+	Trace []string
 }
 
 // Injection is one fault that took effect.
@@ -41,6 +51,9 @@ type Injection struct {
 func (i Injection) String() string {
 	return fmt.Sprintf("#%d %s %s@%d", i.Index, i.Class, i.Fault, i.At)
 }
+
+// classLetters abbreviate the classes in Stats.Sequence.
+var classLetters = [numClasses]string{"o", "l", "s", "w"}
 
 func newStats() Stats {
 	return Stats{Requests: map[Class]int64{}, Injected: map[Fault]int64{}}
@@ -79,6 +92,8 @@ func (s *Stats) Add(o Stats) {
 	s.BackoffWaits += o.BackoffWaits
 	s.BackoffTotal += o.BackoffTotal
 	s.Log = append(s.Log, o.Log...)
+	s.Sequence += o.Sequence
+	s.Trace = append(s.Trace, o.Trace...)
 }
 
 // Stats returns a copy of the counters so far.
@@ -97,6 +112,7 @@ func (p *Proxy) arrived(c Class) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.stats.Requests[c]++
+	p.stats.Sequence += classLetters[c]
 	if !p.lastFailure.IsZero() {
 		if gap := now.Sub(p.lastFailure); gap >= p.cfg.MinBackoff {
 			p.stats.BackoffWaits++
@@ -104,6 +120,30 @@ func (p *Proxy) arrived(c Class) {
 		}
 		p.lastFailure = time.Time{}
 	}
+}
+
+// trace records one request's line when tracing is on.
+func (p *Proxy) trace(index uint64, r *http.Request, status int) {
+	if !p.cfg.Trace {
+		return
+	}
+	q := r.URL.Query()
+	var opts []string
+	for _, k := range []string{"resourceVersion", "resourceVersionMatch", "limit", "sendInitialEvents"} {
+		if v := q.Get(k); v != "" {
+			opts = append(opts, k+"="+v)
+		}
+	}
+	if q.Get("continue") != "" {
+		opts = append(opts, "continue")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first.IsZero() {
+		p.first = time.Now()
+	}
+	p.stats.Trace = append(p.stats.Trace, fmt.Sprintf("#%d +%s %s %s -> %d",
+		index, time.Since(p.first).Round(10*time.Millisecond), classify(r), strings.Join(opts, "&"), status))
 }
 
 // inject counts pl's fault as taken effect.
