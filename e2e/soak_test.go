@@ -92,6 +92,11 @@ func TestSoakUnderSteadyChurnAndFaultsKeepsGoroutinesAndHeapFlat(t *testing.T) {
 	}
 	samples := sampleUntil(t, duration, interval, sides)
 	stop()
+	for _, s := range sides {
+		for _, p := range s.proxies {
+			p.Quiesce()
+		}
+	}
 	var total int64
 	for range sides {
 		total += <-writes
