@@ -153,7 +153,10 @@ type plan struct {
 // planFor draws request index's fault from (Seed, index): the same index and
 // class always get the same plan.
 func (p *Proxy) planFor(index uint64, class Class) plan {
-	rng := rand.New(rand.NewPCG(p.cfg.Seed, index))
+	// NB: PCG streams seeded with neighbouring indices start out
+	// correlated (runs of "no fault"); mixing both words first decorrelates
+	// them.
+	rng := rand.New(rand.NewPCG(mix64(p.cfg.Seed), mix64(p.cfg.Seed^mix64(index))))
 	u, at := rng.Float64(), rng.IntN(p.cfg.MaxEvents)
 	pl := plan{index: index, class: class, at: at}
 	if p.quiet.Load() {
@@ -181,6 +184,15 @@ func (p *Proxy) planFor(index uint64, class Class) plan {
 		pl.at = at % 5
 	}
 	return pl
+}
+
+// mix64 is the splitmix64 finalizer: a bijection that spreads nearby
+// inputs over the whole range.
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 // classify tells what kind of request r is.

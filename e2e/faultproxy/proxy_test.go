@@ -70,6 +70,19 @@ func TestFaultsAreDrawnAtTheirConfiguredRates(t *testing.T) {
 	if got[GoneWatch] != 0 {
 		t.Errorf("a watch-only fault was drawn for LIST requests")
 	}
+	// Neighbouring requests are independent too: in every window of 40
+	// consecutive requests some meet a fault (rates sum to 0.42 here).
+	for start := uint64(0); start < 400; start += 40 {
+		faulted := 0
+		for i := start; i < start+40; i++ {
+			if p.planFor(i, List).fault != None {
+				faulted++
+			}
+		}
+		if faulted < 6 || faulted > 30 {
+			t.Errorf("requests %d..%d: %d of 40 faulted, want about 17", start, start+39, faulted)
+		}
+	}
 }
 
 func TestRatesThatSumPastOneForAClassAreRejected(t *testing.T) {
