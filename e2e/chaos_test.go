@@ -45,9 +45,9 @@ var chaosRates = map[faultproxy.Class]faultproxy.Rates{
 		faultproxy.InternalError: 0.03, faultproxy.ServiceUnavailable: 0.03, faultproxy.GatewayTimeout: 0.03,
 	},
 	faultproxy.Watch: {
-		faultproxy.ResetWatch: 0.25, faultproxy.TruncateStream: 0.15, faultproxy.StallStream: 0.05,
-		faultproxy.GoneWatch: 0.03, faultproxy.Stall: 0.01, faultproxy.TooManyRequests: 0.04,
-		faultproxy.InternalError: 0.01, faultproxy.ServiceUnavailable: 0.01, faultproxy.GatewayTimeout: 0.01,
+		faultproxy.ResetWatch: 0.20, faultproxy.TruncateStream: 0.12, faultproxy.StallStream: 0.05,
+		faultproxy.GoneWatch: 0.06, faultproxy.Stall: 0.02, faultproxy.TooManyRequests: 0.04,
+		faultproxy.InternalError: 0.02, faultproxy.ServiceUnavailable: 0.02, faultproxy.GatewayTimeout: 0.02,
 	},
 }
 
