@@ -137,6 +137,14 @@ func (p *Proxy) Close() {
 // forwards and counts.
 func (p *Proxy) Quiesce() { p.quiet.Store(true) }
 
+// Plan returns the fault, and its position, that request index of class c
+// draws (what the proxy injects into it unless quiesced): tests use it to
+// pick a seed that puts a fault where they want it.
+func (p *Proxy) Plan(index uint64, c Class) (Fault, int) {
+	pl := p.planFor(index, c)
+	return pl.fault, pl.at
+}
+
 // plan is what the proxy will do to one request.
 type plan struct {
 	// index is the request's index.
