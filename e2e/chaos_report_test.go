@@ -77,24 +77,37 @@ func checkNoMoreThanClientGo(t *testing.T, r chaosResult) {
 func (r *recorder) checkOrder() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.lastOnly {
+		return summarize(append([]string(nil), r.disorder...))
+	}
 	var bad []string
 	for key, h := range r.history {
-		var prevRV uint64
-		prevOp := ""
+		prev := notification{}
 		for i, n := range h {
-			rv, err := strconv.ParseUint(n.rv, 10, 64)
-			switch {
-			case err != nil:
-				bad = append(bad, fmt.Sprintf("%s #%d: resourceVersion %q", key, i, n.rv))
-			case rv < prevRV:
-				bad = append(bad, fmt.Sprintf("%s #%d: %s rv %d after rv %d", key, i, n.op, rv, prevRV))
-			case n.op == "add" && prevOp != "" && prevOp != "delete":
-				bad = append(bad, fmt.Sprintf("%s #%d: add after %s", key, i, prevOp))
-			case n.op != "add" && (prevOp == "" || prevOp == "delete"):
-				bad = append(bad, fmt.Sprintf("%s #%d: %s after %q", key, i, n.op, prevOp))
+			if d := outOfOrder(prev, n); d != "" {
+				bad = append(bad, fmt.Sprintf("%s #%d: %s", key, i, d))
 			}
-			prevRV, prevOp = rv, n.op
+			prev = n
 		}
 	}
 	return summarize(bad)
+}
+
+// outOfOrder describes why notification n may not follow prev (the zero
+// notification: n is the key's first), or returns "".
+func outOfOrder(prev, n notification) string {
+	rv, err := strconv.ParseUint(n.rv, 10, 64)
+	if err != nil {
+		return fmt.Sprintf("resourceVersion %q", n.rv)
+	}
+	prevRV, _ := strconv.ParseUint(prev.rv, 10, 64)
+	switch {
+	case rv < prevRV:
+		return fmt.Sprintf("%s rv %d after rv %d", n.op, rv, prevRV)
+	case n.op == "add" && prev.op != "" && prev.op != "delete":
+		return "add after " + prev.op
+	case n.op != "add" && (prev.op == "" || prev.op == "delete"):
+		return fmt.Sprintf("%s after %q", n.op, prev.op)
+	}
+	return ""
 }

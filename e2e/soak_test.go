@@ -71,6 +71,8 @@ func TestSoakUnderSteadyChurnAndFaultsKeepsGoroutinesAndHeapFlat(t *testing.T) {
 	duration, interval := soakDuration(t), soakInterval(t)
 	seed := chaosSeed(t)
 	ctx := context.Background()
+	recordLastOnly.Store(true)
+	defer recordLastOnly.Store(false)
 	// Both list paths at once: the gate is read when a Reflector is made,
 	// so each set is started (and synced) under its own setting.
 	var sides []*chaosSide
