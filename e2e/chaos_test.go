@@ -211,7 +211,7 @@ func TestInformersBehindAFaultInjectingProxyLoseNothingAndRelistNoMoreThanClient
 		return
 	}
 	t.Logf("fault table, both list paths:\n%s", chaosTable(total))
-	checkNoMoreThanClientGo(t, total)
+	checkNoMoreThanClientGo(t, total, len(syncModes)*len(bothKinds))
 }
 
 // chaosRun runs one list path: both kinds at once, each with its three
