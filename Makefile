@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e demo browser chromium
+.PHONY: test unit fmt-check vet conformance bench apicover e2e soak demo browser chromium
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
 ## -race, the debug page in a headless browser, and the end-to-end suite
@@ -22,7 +22,7 @@ fmt-check:
 
 vet:
 	$(GO) vet $(PKGS)
-	cd e2e && $(GO) vet ./...
+	cd e2e && $(GO) vet ./... && $(GO) vet -tags soak ./...
 	cd browsertest && $(GO) vet ./...
 	cd examples/controller-runtime && $(GO) vet ./...
 
@@ -43,6 +43,13 @@ apicover:
 ## build takes several minutes, later runs reuse the binaries)
 e2e:
 	cd e2e && $(GO) test -count=1 -timeout 60m -v ./...
+
+## soak: informers of both libraries behind fault-injecting proxies under
+## steady churn, sampling goroutines and heap every 30s (not in CI;
+## SOAK_DURATION=5m to shorten, default 15m)
+SOAK_DURATION ?= 15m
+soak:
+	cd e2e && KCACHE_SOAK_DURATION=$(SOAK_DURATION) $(GO) test -tags soak -count=1 -timeout 0 -run 'TestSoak' -v .
 
 ## demo: a SharedIndexInformer with three handlers on a simulated cluster;
 ## serves /debug/kcache and /metrics on a loopback port and prints the URLs

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	kcache "github.com/kcache-go/cache"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,14 +29,26 @@ type notification struct {
 type recorder struct {
 	// kind renders objects.
 	kind kind
-	// mu guards history.
+	// mu guards history, disorder and total.
 	mu sync.Mutex
-	// history maps namespace/name to the notifications for that key.
+	// history maps namespace/name to the notifications for that key (only
+	// the last one per key when lastOnly).
 	history map[string][]notification
+	// lastOnly keeps memory bounded for long runs: only each key's last
+	// notification is kept, and order is checked as notifications arrive.
+	lastOnly bool
+	// disorder lists out-of-order notifications seen in lastOnly mode.
+	disorder []string
+	// total counts notifications by op in lastOnly mode.
+	total map[string]int
 }
 
+// recordLastOnly makes new recorders keep only each key's last
+// notification (the soak sets it: full histories would grow without end).
+var recordLastOnly atomic.Bool
+
 func newRecorder(k kind) *recorder {
-	return &recorder{kind: k, history: map[string][]notification{}}
+	return &recorder{kind: k, history: map[string][]notification{}, lastOnly: recordLastOnly.Load(), total: map[string]int{}}
 }
 
 func (r *recorder) OnAdd(obj interface{}, _ bool) { r.record("add", obj) }
@@ -58,8 +71,21 @@ func (r *recorder) record(op string, obj interface{}) {
 	n := notification{op: op, rv: m.GetResourceVersion(), data: r.kind.data(o)}
 	key := m.GetNamespace() + "/" + m.GetName()
 	r.mu.Lock()
-	r.history[key] = append(r.history[key], n)
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	if !r.lastOnly {
+		r.history[key] = append(r.history[key], n)
+		return
+	}
+	r.total[op]++
+	h := r.history[key]
+	if len(h) == 1 {
+		if d := outOfOrder(h[0], n); d != "" && len(r.disorder) < 100 {
+			r.disorder = append(r.disorder, key+": "+d)
+		}
+		h[0] = n
+		return
+	}
+	r.history[key] = []notification{n}
 }
 
 // finals returns each key's last notification. A delete keeps only its op:
@@ -83,6 +109,12 @@ func (r *recorder) counts() map[string]int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := map[string]int{}
+	if r.lastOnly {
+		for op, n := range r.total {
+			out[op] = n
+		}
+		return out
+	}
 	for _, h := range r.history {
 		for _, n := range h {
 			out[n.op]++
