@@ -119,6 +119,10 @@ func (l *processorListener) add(n notification) {
 		l.initialOutstanding.Add(1)
 	}
 	l.mu.Lock()
+	if l.stopping {
+		l.mu.Unlock()
+		return // NB: a stopped listener never delivers; queueing would only show as backlog
+	}
 	l.pending.push(n)
 	depth := l.pending.len()
 	l.mu.Unlock()
@@ -134,8 +138,10 @@ func (l *processorListener) signal() {
 	}
 }
 
-// stop asks run to return; notifications still pending are dropped. It does
-// not wait for run and may be called more than once.
+// stop asks run to return; notifications still pending are dropped (run
+// empties pending and publishes a backlog of 0 as it exits, and add queues
+// nothing any more). It does not wait for run and may be called more than
+// once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
 	l.stopping = true
@@ -161,6 +167,7 @@ func (l *processorListener) run() {
 	for {
 		n, stopping := l.take(batch[:])
 		if stopping {
+			l.backlog.Set(0) // the dropped notifications are no longer pending
 			return
 		}
 		if n == 0 {
@@ -177,11 +184,13 @@ func (l *processorListener) run() {
 }
 
 // take moves up to len(dst) pending notifications into dst under the lock
-// and reports whether the listener is stopping.
+// and reports whether the listener is stopping; a stopping listener empties
+// pending instead.
 func (l *processorListener) take(dst []notification) (int, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopping {
+		l.pending = notificationRing{} // dropped: never delivered, nor counted as pending
 		return 0, true
 	}
 	n := l.pending.popInto(dst)

@@ -334,3 +334,75 @@ func TestHandlersSharingANamePublishTheSumOfTheirBacklogs(t *testing.T) {
 		}
 	}
 }
+
+// gatedInformer starts an informer named informerName over three pods with
+// a gated handler whose backlog builds up to more than a delivery batch,
+// and returns it with the gate, its registration and the stop function
+// (also run by t.Cleanup), which stops the informer before it opens the
+// gate, so that the handler's notifications not taken yet are dropped.
+func gatedInformer(t *testing.T, informerName string) (cache.SharedIndexInformer, *obstest.Gate, cache.ResourceEventHandlerRegistration, func()) {
+	name, err := cache.NewInformerName(informerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := cache.NewSharedIndexInformerWithOptions(obstest.NewSource("ns", gatedBacklog), &v1.Pod{}, cache.SharedIndexInformerOptions{
+		Identifier:              name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+		InformerMetricsProvider: InformerMetricsProvider(),
+	})
+	gate := obstest.NewGate()
+	reg, err := inf.AddEventHandler(gate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	stop := sync.OnceFunc(func() {
+		cancel()
+		obstest.Eventually(t, "the informer stopped", inf.IsStopped)
+		gate.Open()
+		wg.Wait()
+		name.Release()
+	})
+	t.Cleanup(stop)
+	obstest.Eventually(t, "the gated handler's backlog built up", func() bool {
+		return reg.(interface{ PendingNotifications() int }).PendingNotifications() == gatedBacklog
+	})
+	return inf, gate, reg, stop
+}
+
+// gatedBacklog is the backlog gatedInformer builds: more notifications than
+// a listener takes in one batch, so that some are still queued when it stops.
+const gatedBacklog = 100
+
+func TestARemovedHandlersDroppedNotificationsAreNoLongerPublishedAsPending(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	inf, gate, handle, _ := gatedInformer(t, "metrics-removed-handler")
+	labels := map[string]string{"name": "metrics-removed-handler", "handler": "github.com/kcache-go/cache/internal/obstest.Gate"}
+	if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != gatedBacklog {
+		t.Fatalf("the gated handler's backlog is published as %v, want %d", got, gatedBacklog)
+	}
+	if err := inf.RemoveEventHandler(handle); err != nil {
+		t.Fatal(err)
+	}
+	gate.Open()
+	obstest.Eventually(t, "the removed handler's gauge went back to 0", func() bool {
+		return value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)) == 0
+	})
+}
+
+func TestAStoppedInformersHandlersAreNoLongerPublishedAsPending(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, stop := gatedInformer(t, "metrics-stopped-informer")
+	labels := map[string]string{"name": "metrics-stopped-informer", "handler": "github.com/kcache-go/cache/internal/obstest.Gate"}
+	stop() // stops the informer, opens the gate, waits, releases the name
+	if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != 0 {
+		t.Errorf("after the informer stopped its handler's backlog is still published as %v, want 0", got)
+	}
+}
