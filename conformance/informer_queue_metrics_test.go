@@ -195,3 +195,91 @@ func compareQueueMetricsCalls(t *testing.T) {
 			strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// globalMetricLogs routes the metrics the process-wide providers create to
+// the log of their informer's name; other informers' metrics go to a log
+// nobody reads. mu guards byName.
+var globalMetricLogs = struct {
+	mu     sync.Mutex
+	byName map[string]*metricsCallLog
+}{byName: map[string]*metricsCallLog{}}
+
+// globalLogFor returns the log of name (a discarded one when none).
+func globalLogFor(name string) *metricsCallLog {
+	globalMetricLogs.mu.Lock()
+	defer globalMetricLogs.mu.Unlock()
+	if l := globalMetricLogs.byName[name]; l != nil {
+		return l
+	}
+	return &metricsCallLog{}
+}
+
+type kcacheGlobalProvider struct{}
+
+func (kcacheGlobalProvider) NewQueuedItemMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
+	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewQueuedItemMetric(id)
+}
+func (kcacheGlobalProvider) NewProcessingLatencyMetric(id cache.InformerNameAndResource) cache.HistogramMetric {
+	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewProcessingLatencyMetric(id)
+}
+func (kcacheGlobalProvider) NewStoreResourceVersionMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
+	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewStoreResourceVersionMetric(id)
+}
+
+type upstreamGlobalProvider struct{}
+
+func (upstreamGlobalProvider) NewQueuedItemMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
+	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewQueuedItemMetric(id)
+}
+func (upstreamGlobalProvider) NewProcessingLatencyMetric(id upstream.InformerNameAndResource) upstream.HistogramMetric {
+	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewProcessingLatencyMetric(id)
+}
+func (upstreamGlobalProvider) NewStoreResourceVersionMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
+	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewStoreResourceVersionMetric(id)
+}
+
+// installGlobalProviders installs the routing providers in both libraries,
+// as component-base's Register does in a Kubernetes component.
+var installGlobalProviders = sync.OnceFunc(func() {
+	cache.SetInformerMetricsProvider(kcacheGlobalProvider{})
+	upstream.SetInformerMetricsProvider(upstreamGlobalProvider{})
+})
+
+func TestAnIdentifiedInformerUsesTheProcessWideProviderAsClientGosDoes(t *testing.T) {
+	installGlobalProviders()
+	const informerName = "conformance-global-queue-metrics"
+	route := func(log *metricsCallLog) {
+		globalMetricLogs.mu.Lock()
+		defer globalMetricLogs.mu.Unlock()
+		globalMetricLogs.byName[informerName] = log
+	}
+	defer route(nil)
+	want := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
+		route(log)
+		name, err := upstream.NewInformerName(informerName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := upstream.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, upstream.SharedIndexInformerOptions{Identifier: name.WithResource(queueMetricsGVR)})
+		if _, err := inf.AddEventHandler(upstream.ResourceEventHandlerFuncs{}); err != nil {
+			t.Fatal(err)
+		}
+		return inf.RunWithContext, name.Release
+	})
+	got := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
+		route(log)
+		name, err := cache.NewInformerName(informerName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inf := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{Identifier: name.WithResource(queueMetricsGVR)})
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
+			t.Fatal(err)
+		}
+		return inf.RunWithContext, name.Release
+	})
+	if !slices.Equal(got, want) {
+		t.Errorf("the process-wide provider was called differently.\nkcache:\n  %s\nclient-go:\n  %s",
+			strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

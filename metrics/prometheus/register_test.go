@@ -121,6 +121,10 @@ func runScript(t *testing.T, informerName string) *scriptedRun {
 	r.informer = cache.NewSharedIndexInformerWithOptions(r.src, &v1.Pod{}, cache.SharedIndexInformerOptions{
 		Indexers:   cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		Identifier: name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+		// Given explicitly, so that the store publishes its resource
+		// version too (the process-wide provider does not reach the store,
+		// as in client-go).
+		InformerMetricsProvider: InformerMetricsProvider(),
 	})
 	for _, h := range []cache.ResourceEventHandler{r.counter, r.other} {
 		reg, err := r.informer.AddEventHandler(h)
