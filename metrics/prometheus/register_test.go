@@ -410,3 +410,32 @@ func TestAStoppedInformersHandlersAreNoLongerPublishedAsPending(t *testing.T) {
 		t.Errorf("after the informer stopped its handler's backlog is still published as %v, want 0", got)
 	}
 }
+
+func TestARegisterThatFailsLeavesNoneOfItsFamiliesOnTheRegistry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "reflector_last_sync_timestamp_seconds", Help: "someone else's"}))
+	if err := Register(reg); err == nil {
+		t.Fatal("Register on a registry with a conflicting reflector_last_sync_timestamp_seconds succeeded")
+	}
+	for _, c := range families().all() {
+		if c == prometheus.Collector(families().lastSyncTime) {
+			continue // the clashing name: Unregister would remove the other gauge
+		}
+		if reg.Unregister(c) {
+			t.Errorf("a family is left registered after the failed Register: %v", describe(c))
+		}
+	}
+	if err := Register(prometheus.NewRegistry()); err != nil {
+		t.Errorf("Register on a fresh registry after a failed one: %v", err)
+	}
+}
+
+// describe names the first descriptor of c.
+func describe(c prometheus.Collector) string {
+	ch := make(chan *prometheus.Desc, 1)
+	go func() { c.Describe(ch); close(ch) }()
+	d := <-ch
+	for range ch {
+	}
+	return d.String()
+}
