@@ -439,3 +439,35 @@ func describe(c prometheus.Collector) string {
 	}
 	return d.String()
 }
+
+func TestAnInformerWithoutAnIdentifierPublishesNoSeries(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	src := obstest.NewSource("ns", 3)
+	inf := cache.NewSharedIndexInformerWithOptions(src, &v1.Pod{}, cache.SharedIndexInformerOptions{
+		InformerMetricsProvider: InformerMetricsProvider(),
+	})
+	counter := &obstest.Counter{}
+	handle, err := inf.AddEventHandler(counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	defer func() { cancel(); wg.Wait() }()
+	src.NextWatch(t)
+	obstest.Eventually(t, "the handler got the three pods", func() bool { return handle.HasSynced() && counter.Count() == 3 })
+	for name, f := range scrape(t, reg) {
+		if !strings.HasPrefix(name, "informer_") {
+			continue
+		}
+		for _, m := range f.Metric {
+			if labelsInclude(m, map[string]string{"name": ""}) {
+				t.Errorf("%s has a series for an informer without an Identifier: %v", name, m.Label)
+			}
+		}
+	}
+}
