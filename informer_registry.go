@@ -28,9 +28,9 @@ func registerInformer(s *sharedIndexInformer) {
 	liveInformers.mu.Lock()
 	liveInformers.next++
 	id := liveInformers.next
+	s.registryID = id // NB: before s is listed; listings read it under mu
 	liveInformers.byID[id] = weak.Make(s)
 	liveInformers.mu.Unlock()
-	s.registryID = id
 	runtime.AddCleanup(s, forgetInformer, id)
 }
 

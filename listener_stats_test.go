@@ -62,3 +62,25 @@ func TestRecordingADeliveryAllocatesNothing(t *testing.T) {
 		t.Errorf("observe allocates %v times per delivery, want 0", allocs)
 	}
 }
+
+// settableGauge is a gauge that keeps nothing.
+type settableGauge struct{ v atomic.Int64 }
+
+func (g *settableGauge) Set(v float64) { g.v.Store(int64(v)) }
+
+func TestQueueingAndDeliveringANotificationWithEveryHandlerMetricAllocatesNothing(t *testing.T) {
+	l := newTestListener(ResourceEventHandlerFuncs{UpdateFunc: func(_, _ interface{}) {}}, newManualChecker(), &settableGauge{})
+	l.stats.attachMetrics(countingHandlerMetrics{m: &countingMetric{}}, InformerNameAndResource{}, l.name)
+	var obj interface{} = &struct{ a int }{}
+	round := func() {
+		l.add(notification{kind: notifyUpdate, oldObj: obj, newObj: obj})
+		l.refill()
+		for ; l.next < l.end; l.next++ {
+			l.deliver(&l.batch[l.next])
+		}
+	}
+	round() // the ring's first buffer
+	if allocs := testing.AllocsPerRun(1000, round); allocs != 0 {
+		t.Errorf("queueing and delivering one notification allocates %v times, want 0", allocs)
+	}
+}

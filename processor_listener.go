@@ -147,6 +147,10 @@ func (l *processorListener) add(n notification) {
 		l.initialOutstanding.Add(1)
 	}
 	l.mu.Lock()
+	if l.stopping {
+		l.mu.Unlock()
+		return // NB: a stopped listener never delivers; queueing would only show as backlog
+	}
 	l.pending.push(n)
 	l.mu.Unlock()
 	l.backlog.Set(float64(l.queued.Add(1)))
@@ -161,8 +165,10 @@ func (l *processorListener) signal() {
 	}
 }
 
-// stop asks run to return; notifications still pending are dropped. It does
-// not wait for run and may be called more than once.
+// stop asks run to return; notifications still pending are dropped (run
+// empties pending and publishes a backlog of 0 as it exits, and add queues
+// nothing any more). It does not wait for run and may be called more than
+// once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -185,6 +191,7 @@ func (l *processorListener) PendingNotifications() int {
 // run delivers notifications until stop is called. It must run in exactly
 // one goroutine per listener.
 func (l *processorListener) run() {
+	defer l.dropped()
 	for !l.deliverUntilStopped() {
 		if !l.pauseAfterPanic() {
 			return
@@ -233,10 +240,18 @@ func (l *processorListener) refill() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopping {
+		l.pending = notificationRing{} // dropped: never delivered, nor counted as pending
 		return false
 	}
 	l.next, l.end = 0, l.pending.popInto(l.batch[:])
 	return true
+}
+
+// dropped runs as run exits: the notifications it dropped are no longer
+// pending, for PendingNotifications and the backlog gauge alike.
+func (l *processorListener) dropped() {
+	l.queued.Store(0)
+	l.backlog.Set(0)
 }
 
 // dropBatch clears the undelivered part of batch after stop.

@@ -95,11 +95,12 @@ func (s *reflectorStats) noteList(watchList bool, now time.Time) (relist bool, c
 	if watchList {
 		s.watchLists.Add(1)
 	}
+	p := s.pendingCause.Swap(0) // NB: used up by the first list too, so it never outlives it
 	if s.lists.Add(1) == 1 {
 		return false, 0
 	}
 	cause = relistCauseIndex(RelistCauseOther)
-	if p := s.pendingCause.Swap(0); p > 0 {
+	if p > 0 {
 		cause = int(p - 1)
 	}
 	s.relists[cause].Add(1)

@@ -100,3 +100,16 @@ func TestReflectorStatsCountTheFirstListAsNoRelistAndForgetACauseOnceUsed(t *tes
 		t.Errorf("last error %q, want the 429 (a throttled watch is still an error)", st.LastError)
 	}
 }
+
+func TestAnErrorBeforeTheFirstListIsNotTheCauseOfALaterRelist(t *testing.T) {
+	now := time.Unix(1000, 0)
+	var s reflectorStats
+	s.noteError(apierrors.NewResourceExpired("old"), now) // the initial list failed
+	if relist, _ := s.noteList(false, now); relist {
+		t.Fatal("the first completed list counted as a relist")
+	}
+	s.noteError(apierrors.NewTooManyRequests("slow down", 1), now) // no cause
+	if relist, cause := s.noteList(false, now); !relist || relistCauses[cause] != RelistCauseOther {
+		t.Errorf("relist=%v under %q, want a relist under %q: the error before the first list was used up by it", relist, relistCauses[cause], RelistCauseOther)
+	}
+}

@@ -207,7 +207,8 @@ type SharedIndexInformerOptions struct {
 	// InformerMetricsProvider creates the queue's metrics and, when it also
 	// implements InformerPendingNotificationsMetricsProvider, one backlog
 	// gauge per handler; nil uses the provider set with
-	// SetInformerMetricsProvider, or none.
+	// SetInformerMetricsProvider, or none. The store's resource-version
+	// gauge is created only from a provider given here, as in client-go.
 	InformerMetricsProvider InformerMetricsProvider
 }
 
@@ -283,7 +284,9 @@ func newSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, opti
 		metrics = defaultInformerMetricsProvider()
 	}
 	return &sharedIndexInformer{
-		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers, WithStoreMetrics(options.Identifier, metrics)),
+		// NB: the store publishes its resource version only through a provider
+		// given in the options, never the process-wide one, as client-go's does.
+		indexer:                         NewIndexer(DeletionHandlingMetaNamespaceKeyFunc, options.Indexers, WithStoreMetrics(options.Identifier, options.InformerMetricsProvider)),
 		processor:                       &sharedProcessor{clock: clk},
 		listerWatcher:                   lw,
 		objectType:                      exampleObject,

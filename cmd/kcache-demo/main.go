@@ -21,6 +21,7 @@ import (
 	"time"
 
 	cache "github.com/kcache-go/cache"
+	kcacheprom "github.com/kcache-go/cache/metrics/prometheus"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -123,6 +124,9 @@ func run(ctx context.Context, o demoOptions) error {
 	informer := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{
 		Indexers:   cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		Identifier: name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+		// Given explicitly so that the store's resource version is published
+		// too (the process-wide provider reaches the queue only, as in client-go).
+		InformerMetricsProvider: kcacheprom.InformerMetricsProvider(),
 	})
 	r := &reporter{start: time.Now(), informer: informer, cluster: cluster, counter: &counterHandler{},
 		web: &webPodHandler{perNode: map[string]int{}}, audit: &slowAuditHandler{cost: o.auditCost}}

@@ -19,6 +19,13 @@
 // reflector_watch_lists_total, reflector_relists_total (plus label cause)
 // and reflector_last_sync_timestamp_seconds.
 //
+// As in client-go, an informer's store publishes
+// informer_store_resource_version only when the informer is given the
+// provider in its options
+// (SharedIndexInformerOptions.InformerMetricsProvider:
+// InformerMetricsProvider()); the process-wide provider Register installs
+// reaches the queue and the handlers, not the store.
+//
 // Informer metrics are published only for a reserved Identifier (see
 // cache.InformerNameAndResource.Reserved), so label values are bounded by the
 // informer names, resources and handler types of the program; an informer

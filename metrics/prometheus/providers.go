@@ -30,14 +30,23 @@ func handlerLabelValues(id cache.InformerNameAndResource, handlerName string) []
 }
 
 func (p informerProvider) NewQueuedItemMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return reservedGauge{id, p.c.queuedItems.WithLabelValues(informerLabelValues(id)...)}
 }
 
 func (p informerProvider) NewProcessingLatencyMetric(id cache.InformerNameAndResource) cache.HistogramMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return reservedObserver{id, p.c.processingLatency.WithLabelValues(informerLabelValues(id)...)}
 }
 
 func (p informerProvider) NewStoreResourceVersionMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return reservedGauge{id, p.c.storeResourceVersion.WithLabelValues(informerLabelValues(id)...)}
 }
 
@@ -46,21 +55,32 @@ func (p informerProvider) NewStoreResourceVersionMetric(id cache.InformerNameAnd
 // FilteringResourceEventHandlers, say) publish the sum of their backlogs,
 // as their counters and histograms add up.
 func (p informerProvider) NewPendingNotificationsMetric(id cache.InformerNameAndResource, handlerName string) cache.GaugeMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return &shareOfGauge{id: id, g: p.c.handlerPending.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
 func (p informerProvider) NewHandlerDeliveryLatencyMetric(id cache.InformerNameAndResource, handlerName string) cache.HistogramMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return reservedObserver{id, p.c.handlerLatency.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
 func (p informerProvider) NewHandlerDeliveredMetric(id cache.InformerNameAndResource, handlerName string) cache.CounterMetric {
+	if !id.Reserved() {
+		return discard{}
+	}
 	return reservedCounter{id, p.c.handlerDelivered.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
 // The reserved* metrics publish only while their identity is reserved (a
 // named informer that has not been released), as InformerMetricsProvider
-// asks. Creating the child series beforehand is harmless: an informer
-// without an Identifier has the empty name and never publishes.
+// asks. For an identity that is not reserved when its metric is asked for
+// (an informer without an Identifier) the provider returns discard and
+// creates no child series: it would be exported (at zero) with empty labels
+// shared by every such informer.
 type (
 	reservedGauge struct {
 		id cache.InformerNameAndResource
@@ -164,3 +184,11 @@ func (p reflectorProvider) NewRelistsMetric(name, cause string) cache.CounterMet
 func (p reflectorProvider) NewLastSyncTimeMetric(name string) cache.GaugeMetric {
 	return p.c.lastSyncTime.WithLabelValues(name)
 }
+
+// discard is every kind of metric and drops every value; it is what an
+// identity that is not reserved gets.
+type discard struct{}
+
+func (discard) Set(float64)     {}
+func (discard) Observe(float64) {}
+func (discard) Inc()            {}

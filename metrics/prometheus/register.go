@@ -23,21 +23,29 @@ var install = sync.OnceFunc(func() {
 //
 // It may be called for several registries: they share the same families.
 // Registering on a registry that already has them is not an error; a
-// conflicting collector of the same name is. kcache keeps the first
+// conflicting collector of the same name is, and then none of the families
+// this call registered stay on reg. kcache keeps the first
 // provider installed: if another Reflector or informer provider was set
 // with cache.SetReflectorMetricsProvider or cache.SetInformerMetricsProvider
 // before, that one stays in effect (informers can still be given
 // InformerMetricsProvider() in their options).
 func Register(reg prometheus.Registerer) error {
 	install()
+	var added []prometheus.Collector
 	for _, c := range families().all() {
-		if err := reg.Register(c); err != nil {
-			var already prometheus.AlreadyRegisteredError
-			if errors.As(err, &already) && already.ExistingCollector == c {
-				continue
-			}
-			return err
+		err := reg.Register(c)
+		if err == nil {
+			added = append(added, c)
+			continue
 		}
+		var already prometheus.AlreadyRegisteredError
+		if errors.As(err, &already) && already.ExistingCollector == c {
+			continue
+		}
+		for _, a := range added {
+			reg.Unregister(a) // NB: all or nothing, so that a retry or another registry starts clean
+		}
+		return err
 	}
 	return nil
 }

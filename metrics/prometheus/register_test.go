@@ -121,6 +121,10 @@ func runScript(t *testing.T, informerName string) *scriptedRun {
 	r.informer = cache.NewSharedIndexInformerWithOptions(r.src, &v1.Pod{}, cache.SharedIndexInformerOptions{
 		Indexers:   cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc},
 		Identifier: name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+		// Given explicitly, so that the store publishes its resource
+		// version too (the process-wide provider does not reach the store,
+		// as in client-go).
+		InformerMetricsProvider: InformerMetricsProvider(),
 	})
 	for _, h := range []cache.ResourceEventHandler{r.counter, r.other} {
 		reg, err := r.informer.AddEventHandler(h)
@@ -331,6 +335,139 @@ func TestHandlersSharingANamePublishTheSumOfTheirBacklogs(t *testing.T) {
 		second.Set(step.second)
 		if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != step.want {
 			t.Errorf("backlogs %v and %v published as %v, want their sum %v", step.first, step.second, got, step.want)
+		}
+	}
+}
+
+// gatedInformer starts an informer named informerName over three pods with
+// a gated handler whose backlog builds up to more than a delivery batch,
+// and returns it with the gate, its registration and the stop function
+// (also run by t.Cleanup), which stops the informer before it opens the
+// gate, so that the handler's notifications not taken yet are dropped.
+func gatedInformer(t *testing.T, informerName string) (cache.SharedIndexInformer, *obstest.Gate, cache.ResourceEventHandlerRegistration, func()) {
+	name, err := cache.NewInformerName(informerName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inf := cache.NewSharedIndexInformerWithOptions(obstest.NewSource("ns", gatedBacklog), &v1.Pod{}, cache.SharedIndexInformerOptions{
+		Identifier:              name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"}),
+		InformerMetricsProvider: InformerMetricsProvider(),
+	})
+	gate := obstest.NewGate()
+	reg, err := inf.AddEventHandler(gate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	stop := sync.OnceFunc(func() {
+		cancel()
+		obstest.Eventually(t, "the informer stopped", inf.IsStopped)
+		gate.Open()
+		wg.Wait()
+		name.Release()
+	})
+	t.Cleanup(stop)
+	obstest.Eventually(t, "the gated handler's backlog built up", func() bool {
+		return reg.(interface{ PendingNotifications() int }).PendingNotifications() == gatedBacklog
+	})
+	return inf, gate, reg, stop
+}
+
+// gatedBacklog is the backlog gatedInformer builds: more notifications than
+// a listener takes in one batch, so that some are still queued when it stops.
+const gatedBacklog = 100
+
+func TestARemovedHandlersDroppedNotificationsAreNoLongerPublishedAsPending(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	inf, gate, handle, _ := gatedInformer(t, "metrics-removed-handler")
+	labels := map[string]string{"name": "metrics-removed-handler", "handler": "github.com/kcache-go/cache/internal/obstest.Gate"}
+	if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != gatedBacklog {
+		t.Fatalf("the gated handler's backlog is published as %v, want %d", got, gatedBacklog)
+	}
+	if err := inf.RemoveEventHandler(handle); err != nil {
+		t.Fatal(err)
+	}
+	gate.Open()
+	obstest.Eventually(t, "the removed handler's gauge went back to 0", func() bool {
+		return value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)) == 0
+	})
+}
+
+func TestAStoppedInformersHandlersAreNoLongerPublishedAsPending(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, stop := gatedInformer(t, "metrics-stopped-informer")
+	labels := map[string]string{"name": "metrics-stopped-informer", "handler": "github.com/kcache-go/cache/internal/obstest.Gate"}
+	stop() // stops the informer, opens the gate, waits, releases the name
+	if got := value(series(t, scrape(t, reg), "informer_handler_pending_notifications", labels)); got != 0 {
+		t.Errorf("after the informer stopped its handler's backlog is still published as %v, want 0", got)
+	}
+}
+
+func TestARegisterThatFailsLeavesNoneOfItsFamiliesOnTheRegistry(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(prometheus.NewGauge(prometheus.GaugeOpts{Name: "reflector_last_sync_timestamp_seconds", Help: "someone else's"}))
+	if err := Register(reg); err == nil {
+		t.Fatal("Register on a registry with a conflicting reflector_last_sync_timestamp_seconds succeeded")
+	}
+	for _, c := range families().all() {
+		if c == prometheus.Collector(families().lastSyncTime) {
+			continue // the clashing name: Unregister would remove the other gauge
+		}
+		if reg.Unregister(c) {
+			t.Errorf("a family is left registered after the failed Register: %v", describe(c))
+		}
+	}
+	if err := Register(prometheus.NewRegistry()); err != nil {
+		t.Errorf("Register on a fresh registry after a failed one: %v", err)
+	}
+}
+
+// describe names the first descriptor of c.
+func describe(c prometheus.Collector) string {
+	ch := make(chan *prometheus.Desc, 1)
+	go func() { c.Describe(ch); close(ch) }()
+	d := <-ch
+	for range ch {
+	}
+	return d.String()
+}
+
+func TestAnInformerWithoutAnIdentifierPublishesNoSeries(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	if err := Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	src := obstest.NewSource("ns", 3)
+	inf := cache.NewSharedIndexInformerWithOptions(src, &v1.Pod{}, cache.SharedIndexInformerOptions{
+		InformerMetricsProvider: InformerMetricsProvider(),
+	})
+	counter := &obstest.Counter{}
+	handle, err := inf.AddEventHandler(counter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Go(func() { inf.RunWithContext(ctx) })
+	defer func() { cancel(); wg.Wait() }()
+	src.NextWatch(t)
+	obstest.Eventually(t, "the handler got the three pods", func() bool { return handle.HasSynced() && counter.Count() == 3 })
+	for name, f := range scrape(t, reg) {
+		if !strings.HasPrefix(name, "informer_") {
+			continue
+		}
+		for _, m := range f.Metric {
+			if labelsInclude(m, map[string]string{"name": ""}) {
+				t.Errorf("%s has a series for an informer without an Identifier: %v", name, m.Label)
+			}
 		}
 	}
 }
