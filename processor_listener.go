@@ -46,6 +46,10 @@ type processorListener struct {
 	// wake has room for one signal: "pending may be non-empty or stop was
 	// requested".
 	wake chan struct{}
+	// launched is set (under the processor's lock) when the delivery
+	// goroutine is started; exited is closed when it has returned.
+	launched atomic.Bool
+	exited   chan struct{}
 	// inFlight is how many notifications run took out of pending and has
 	// not finished delivering yet.
 	inFlight atomic.Int64
@@ -98,6 +102,7 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		name:                  name,
 		logger:                logger,
 		wake:                  make(chan struct{}, 1),
+		exited:                make(chan struct{}),
 		backlog:               noopMetric{},
 		upstream:              upstream,
 		upstreamHasSynced:     upstreamHasSynced,
