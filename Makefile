@@ -5,11 +5,12 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e demo
+.PHONY: test unit fmt-check vet conformance compat bench apicover e2e demo
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
-## -race, and the end-to-end suite against a real kube-apiserver and etcd)
-test: fmt-check vet unit e2e
+## -race, the client-go v0.37 differential suite, and the end-to-end suite
+## against a real kube-apiserver and etcd)
+test: fmt-check vet unit compat e2e
 
 ## unit: unit and conformance tests, with the race detector
 unit:
@@ -21,10 +22,17 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 	cd e2e && $(GO) vet ./...
+	cd compat137 && $(GO) vet ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:
 	$(GO) test -race -count=1 -v ./conformance/
+
+## compat: the differential suite of the v0.37 API (typed handlers and
+## indexers, ShutDownEventHandler, MutationCacheOptions) against client-go
+## v0.37.2, in its own module (compat137/) that resolves client-go v0.37.2
+compat:
+	cd compat137 && $(GO) test -race -count=1 ./...
 
 ## bench: kcache and client-go side by side (BENCH=regexp BENCHTIME=...)
 bench:

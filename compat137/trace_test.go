@@ -62,6 +62,9 @@ func compareTraces(t *testing.T, clientGo, kcache []string) {
 		t.Fatal("client-go produced an empty trace: the scenario asserts nothing")
 	}
 	if strings.Join(clientGo, "\n") == strings.Join(kcache, "\n") {
+		if testing.Verbose() {
+			t.Logf("identical traces:\n%s", strings.Join(clientGo, "\n"))
+		}
 		return
 	}
 	n := max(len(clientGo), len(kcache))
