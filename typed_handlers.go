@@ -206,7 +206,7 @@ func (r TypedFilteringResourceEventHandler[T]) OnDelete(obj DeletedObject[T]) {
 // typedResourceEventHandler is the ResourceEventHandler through which a
 // TypedResourceEventHandler is registered with an untyped informer. Each
 // notification costs one type assertion and no allocation, except for a
-// tombstone, whose copy DeletedObject points to.
+// tombstone, whose copy FinalStateUnknown points to.
 //
 // An object that is not a T (nor, for deletions, a DeletedFinalStateUnknown
 // holding a T or nil) panics with the runtime's type assertion error, as in
@@ -230,11 +230,18 @@ func (h *typedResourceEventHandler[T]) OnUpdate(oldObj, newObj interface{}) {
 // DeletedFinalStateUnknown as FinalStateUnknown plus the T it holds (the
 // zero T when it holds nil).
 func (h *typedResourceEventHandler[T]) OnDelete(obj interface{}) {
-	tombstone, isTombstone := obj.(DeletedFinalStateUnknown)
-	if !isTombstone {
-		h.handler.OnDelete(DeletedObject[T]{OptionalObj: obj.(T)})
+	if tombstone, isTombstone := obj.(DeletedFinalStateUnknown); isTombstone {
+		h.onDeleteTombstone(tombstone)
 		return
 	}
+	h.handler.OnDelete(DeletedObject[T]{OptionalObj: obj.(T)})
+}
+
+// onDeleteTombstone delivers a tombstone. NB: a separate function, so that
+// only tombstones pay for the copy FinalStateUnknown points to; taking the
+// address in OnDelete itself would move every deletion's variable to the
+// heap.
+func (h *typedResourceEventHandler[T]) onDeleteTombstone(tombstone DeletedFinalStateUnknown) {
 	deleted := DeletedObject[T]{FinalStateUnknown: &tombstone}
 	if tombstone.Obj != nil {
 		deleted.OptionalObj = tombstone.Obj.(T)
