@@ -145,6 +145,9 @@ func playTypedInformer(t *testing.T, newSide func() *informerSide) []string {
 		done := make(chan struct{})
 		go func() { defer close(done); side.run(ctx) }()
 		synctest.Wait()
+		// NB: the order of the initial list is the fake source's map order
+		// in both libraries.
+		slices.Sort(r.lines)
 		r.logf("synced=%v", side.hasSynced())
 		p := pod("ns", "a", "")
 		p.Labels = map[string]string{"v": "2"}
