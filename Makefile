@@ -5,12 +5,13 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance bench apicover e2e soak demo browser chromium
+.PHONY: test unit fmt-check vet conformance compat bench apicover e2e soak demo browser chromium
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
-## -race, the debug page in a headless browser, and the end-to-end suite
-## against a real kube-apiserver and etcd)
-test: fmt-check vet unit browser e2e
+## -race, the client-go v0.37 differential suite, the debug page in a
+## headless browser, and the end-to-end suite against a real kube-apiserver
+## and etcd)
+test: fmt-check vet unit compat browser e2e
 
 ## unit: unit and conformance tests, with the race detector
 unit:
@@ -25,10 +26,17 @@ vet:
 	cd e2e && $(GO) vet ./... && $(GO) vet -tags soak ./...
 	cd browsertest && $(GO) vet ./...
 	cd examples/controller-runtime && $(GO) vet ./...
+	cd compat137 && $(GO) vet ./...
 
 ## conformance: the differential suite against client-go's tools/cache
 conformance:
 	$(GO) test -race -count=1 -v ./conformance/
+
+## compat: the differential suite of the v0.37 API (typed handlers and
+## indexers, ShutDownEventHandler, MutationCacheOptions) against client-go
+## v0.37.2, in its own module (compat137/) that resolves client-go v0.37.2
+compat:
+	cd compat137 && $(GO) test -race -count=1 ./...
 
 ## bench: kcache and client-go side by side (BENCH=regexp BENCHTIME=...)
 bench:

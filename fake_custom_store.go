@@ -4,20 +4,24 @@ package cache
 // set in its fields.
 //
 // Each method calls the matching func field; when that field is nil it does
-// nothing and returns zero values (nil error, nil list, exists=false). Like
-// client-go's, it has no Bookmark or LastStoreSyncResourceVersion method, so
-// it does not satisfy Store by itself.
+// nothing and returns zero values (nil error, nil list, exists=false, "").
+// With Bookmark and LastStoreSyncResourceVersion (client-go v0.36.6) it is
+// a Store.
 type FakeCustomStore struct {
-	AddFunc      func(any) error                 // backs Add
-	UpdateFunc   func(any) error                 // backs Update
-	DeleteFunc   func(any) error                 // backs Delete
-	ListFunc     func() []any                    // backs List
-	ListKeysFunc func() []string                 // backs ListKeys
-	GetFunc      func(any) (any, bool, error)    // backs Get
-	GetByKeyFunc func(string) (any, bool, error) // backs GetByKey
-	ReplaceFunc  func([]any, string) error       // backs Replace
-	ResyncFunc   func() error                    // backs Resync
+	AddFunc                          func(any) error                 // backs Add
+	UpdateFunc                       func(any) error                 // backs Update
+	DeleteFunc                       func(any) error                 // backs Delete
+	ListFunc                         func() []any                    // backs List
+	ListKeysFunc                     func() []string                 // backs ListKeys
+	GetFunc                          func(any) (any, bool, error)    // backs Get
+	GetByKeyFunc                     func(string) (any, bool, error) // backs GetByKey
+	ReplaceFunc                      func([]any, string) error       // backs Replace
+	ResyncFunc                       func() error                    // backs Resync
+	BookmarkFunc                     func(rv string)                 // backs Bookmark
+	LastStoreSyncResourceVersionFunc func() string                   // backs LastStoreSyncResourceVersion
 }
+
+var _ Store = &FakeCustomStore{}
 
 // Add returns AddFunc's result, or zero values when AddFunc is nil.
 func (f *FakeCustomStore) Add(obj interface{}) error {
@@ -89,4 +93,20 @@ func (f *FakeCustomStore) Resync() error {
 		return nil
 	}
 	return f.ResyncFunc()
+}
+
+// Bookmark calls BookmarkFunc, or does nothing when it is nil.
+func (f *FakeCustomStore) Bookmark(rv string) {
+	if f.BookmarkFunc != nil {
+		f.BookmarkFunc(rv)
+	}
+}
+
+// LastStoreSyncResourceVersion returns LastStoreSyncResourceVersionFunc's
+// result, or "" when it is nil.
+func (f *FakeCustomStore) LastStoreSyncResourceVersion() string {
+	if f.LastStoreSyncResourceVersionFunc == nil {
+		return ""
+	}
+	return f.LastStoreSyncResourceVersionFunc()
 }

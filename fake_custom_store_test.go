@@ -77,3 +77,22 @@ func TestFakeCustomStoreCallsEachFuncWithItsArguments(t *testing.T) {
 		t.Fatalf("calls = %s, want %s", got, want)
 	}
 }
+
+func TestFakeCustomStoreBookmarkAndLastSyncResourceVersionCallTheirFuncs(t *testing.T) {
+	var marks []string
+	f := &FakeCustomStore{}
+	f.Bookmark("1") // no func: does nothing
+	if rv := f.LastStoreSyncResourceVersion(); rv != "" {
+		t.Fatalf("LastStoreSyncResourceVersion without func = %q, want empty", rv)
+	}
+	f.BookmarkFunc = func(rv string) { marks = append(marks, rv) }
+	f.LastStoreSyncResourceVersionFunc = func() string { return "42" }
+	var s Store = f
+	s.Bookmark("7")
+	if got := fmt.Sprint(marks); got != "[7]" {
+		t.Errorf("bookmarks = %s, want [7]", got)
+	}
+	if rv := s.LastStoreSyncResourceVersion(); rv != "42" {
+		t.Errorf("LastStoreSyncResourceVersion = %q, want 42", rv)
+	}
+}

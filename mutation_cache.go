@@ -26,7 +26,9 @@ var errNoMutationIndexer = errors.New("no indexer has been provided to the mutat
 // wrote (Mutation), so that its reads (GetByKey, ByIndex) see its own writes
 // before the informer's cache catches up. Deciding which of two versions is
 // newer needs an interpretation of resource versions. Implementations are
-// safe for concurrent use.
+// safe for concurrent use. Calling OnAddOrUpdate and OnDelete from the
+// informer's event handlers makes the cache more accurate. As in client-go
+// v0.37, only this package can implement it.
 type MutationCache interface {
 	// Mutation records an object the caller just wrote.
 	Mutation(interface{})
@@ -34,6 +36,13 @@ type MutationCache interface {
 	GetByKey(key string) (interface{}, bool, error)
 	// ByIndex reads an index, overlaid with recorded objects.
 	ByIndex(indexName, indexKey string) ([]interface{}, error)
+	// OnAddOrUpdate tells the cache the informer saw obj added or updated.
+	OnAddOrUpdate(obj runtime.Object)
+	// OnDelete tells the cache the informer saw obj deleted.
+	OnDelete(obj runtime.Object)
+
+	// internal keeps implementations inside this package.
+	internal()
 }
 
 // mutationCache overlays recently written objects on a backing cache.
@@ -69,13 +78,16 @@ type mutationCache struct {
 // unsigned integer that grows with every update and is comparable between
 // objects of one resource in a namespace, as with most backends.
 //
-// Recorded mutations live for ttl, at most 100 of them (least recently used
-// dropped first). indexer may be nil, then ByIndex fails. With includeAdds,
-// mutations of objects the backing cache does not hold are returned too:
-// only safe if the caller copes with such an entry outliving a quick
-// delete for up to ttl.
+// It is NewIntegerResourceVersionMutationCacheWithOptions with at most 100
+// recorded mutations; as there, a zero ttl means 5 minutes (client-go
+// v0.37; before, a zero ttl expired every mutation at once).
 func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
-	return newMutationCache(logger, backingCache, indexer, ttl, includeAdds, utilcache.NewLRUExpireCache(mutationCacheCapacity))
+	return NewIntegerResourceVersionMutationCacheWithOptions(logger, backingCache, MutationCacheOptions{
+		Indexer:      indexer,
+		TTL:          ttl,
+		IncludeAdds:  includeAdds,
+		MaxCacheSize: mutationCacheCapacity,
+	})
 }
 
 // newMutationCache builds a mutationCache over recent (tests pass one with a
@@ -106,7 +118,7 @@ func (c *mutationCache) GetByKey(key string) (interface{}, bool, error) {
 		if !c.includeAdds {
 			return nil, false, nil
 		}
-		if obj, exists = c.recent.Get(key); !exists {
+		if obj, exists = c.recent.Get(key); !exists || isMutationTombstone(obj) {
 			return nil, false, nil
 		}
 	}
@@ -170,7 +182,7 @@ func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Se
 			continue
 		}
 		obj, ok := c.recent.Get(key)
-		if !ok {
+		if !ok || isMutationTombstone(obj) {
 			continue
 		}
 		values, err := indexFunc(obj)
@@ -216,9 +228,10 @@ func (c *mutationCache) recordedObjectLocked(key string) (runtime.Object, bool) 
 }
 
 // Mutation records obj, the result of a write, for ttl. It keeps an already
-// recorded object with a strictly greater resource version instead. An
-// object without a key is reported through the logger and ignored. It
-// panics when a compared resource version is not an integer.
+// recorded object with a strictly greater resource version instead, and a
+// deletion recorded by OnDelete whatever the versions. An object without a
+// key is reported through the logger and ignored. It panics when a compared
+// resource version is not an integer.
 func (c *mutationCache) Mutation(obj interface{}) {
 	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
@@ -234,13 +247,17 @@ func (c *mutationCache) Mutation(obj interface{}) {
 }
 
 // recordedIsNewerLocked reports whether the mutation recorded under key is
-// an object strictly newer than obj. c.mu must be held.
+// an object strictly newer than obj, or a deletion recorded by OnDelete
+// (which an incoming object never replaces). c.mu must be held.
 func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool {
 	incoming, isObject := obj.(runtime.Object)
 	if !isObject {
 		return false
 	}
 	existing, ok := c.recordedObjectLocked(key)
+	if ok && isMutationTombstone(existing) {
+		return true
+	}
 	return ok && c.versions.CompareResourceVersion(existing, incoming) > 0
 }
 

@@ -76,6 +76,10 @@ type processorListener struct {
 	batch [listenerDrainBatch]notification
 	// next and end delimit the undelivered part of batch.
 	next, end int
+	// launched is set (under the processor's lock) when the delivery
+	// goroutine is started; exited is closed when it has returned.
+	launched atomic.Bool
+	exited   chan struct{}
 	// backlog reports pending+inFlight; never nil; set before registration.
 	backlog GaugeMetric
 	// stats count deliveries (see listenerStats).
@@ -128,6 +132,7 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 		logger:                logger,
 		wake:                  make(chan struct{}, 1),
 		stopCh:                make(chan struct{}),
+		exited:                make(chan struct{}),
 		backlog:               noopMetric{},
 		upstream:              upstream,
 		upstreamHasSynced:     upstreamHasSynced,

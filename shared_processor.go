@@ -68,8 +68,10 @@ func (p *sharedProcessor) removeListener(l *processorListener) bool {
 // startLocked starts the delivery goroutine of l. p.mu must be held.
 func (p *sharedProcessor) startLocked(l *processorListener) {
 	p.wg.Add(1)
+	l.launched.Store(true)
 	go func() {
 		defer p.wg.Done()
+		defer close(l.exited)
 		l.run()
 	}()
 }

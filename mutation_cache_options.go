@@ -1,0 +1,128 @@
+package cache
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilcache "k8s.io/apimachinery/pkg/util/cache"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/klog/v2"
+)
+
+// defaultMutationTTL is how long a mutation is kept when the options say 0.
+const defaultMutationTTL = 5 * time.Minute
+
+// MutationCacheOptions are the settings of
+// NewIntegerResourceVersionMutationCacheWithOptions; the zero value is valid.
+type MutationCacheOptions struct {
+	// Indexer answers ByIndex; nil makes ByIndex fail.
+	Indexer Indexer
+
+	// TTL is how long a recorded mutation is kept; zero means 5 minutes, a
+	// negative TTL expires it at once.
+	TTL time.Duration
+
+	// IncludeAdds returns recorded objects the backing store does not hold
+	// (yet). Only safe if the caller copes with such an entry staying for
+	// up to TTL after a quick delete.
+	IncludeAdds bool
+
+	// MaxCacheSize is how many mutations are kept at most, the least
+	// recently used dropped first; zero means 100. A negative size panics.
+	MaxCacheSize int
+}
+
+// NewIntegerResourceVersionMutationCacheWithOptions returns a MutationCache
+// over backingCache for objects whose resource version is an unsigned
+// integer that grows with every update and is comparable between objects
+// of one resource in a namespace, as with most backends.
+//
+// Calling OnAddOrUpdate and OnDelete from the informer's event handlers
+// drops a recorded object as soon as the informer has caught up with it,
+// and keeps a deleted object from reappearing while the backing store
+// still holds an older copy. Objects the caller added and deleted again
+// before the informer saw them are not covered: with IncludeAdds such an
+// entry stays until TTL, so check that it still exists after that.
+func NewIntegerResourceVersionMutationCacheWithOptions(logger klog.Logger, backingCache Store, options MutationCacheOptions) MutationCache {
+	ttl := options.TTL
+	if ttl == 0 {
+		ttl = defaultMutationTTL
+	}
+	size := options.MaxCacheSize
+	if size == 0 {
+		size = mutationCacheCapacity
+	}
+	return newMutationCache(logger, backingCache, options.Indexer, ttl, options.IncludeAdds, utilcache.NewLRUExpireCache(size))
+}
+
+// internal marks mutationCache as this package's MutationCache.
+func (c *mutationCache) internal() {}
+
+// OnAddOrUpdate drops the mutation recorded under obj's key (an object or
+// a deletion, not a DeletedFinalStateUnknown) when obj's resource version
+// is at least as new; the lookup counts as a use for the LRU order. An
+// object without a key is reported through the logger and ignored. It
+// panics when a compared resource version is not an integer.
+func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
+	key, err := DeletionHandlingMetaNamespaceKeyFunc(obj)
+	if err != nil {
+		utilruntime.HandleErrorWithLogger(c.logger, err, "DeletionHandlingMetaNamespaceKeyFunc")
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	recorded, ok := c.recordedObjectLocked(key)
+	if ok && c.versions.CompareResourceVersion(obj, recorded) >= 0 {
+		c.recent.Remove(key)
+	}
+}
+
+// OnDelete records, for the TTL, that obj was deleted, replacing whatever
+// was recorded under its key. While the backing store still holds an older
+// version, GetByKey and ByIndex return the deletion record (a
+// runtime.Object with obj's namespace, name, resource version and UID)
+// instead; Mutation does not replace it; an OnAddOrUpdate at least as new
+// drops it. An object without metadata is ignored.
+func (c *mutationCache) OnDelete(obj runtime.Object) {
+	accessor, err := meta.Accessor(obj)
+	if err != nil {
+		return
+	}
+	deleted := &mutationTombstone{ObjectMeta: metav1.ObjectMeta{
+		Namespace:       accessor.GetNamespace(),
+		Name:            accessor.GetName(),
+		ResourceVersion: accessor.GetResourceVersion(),
+		UID:             accessor.GetUID(),
+	}}
+	key := deleted.Name
+	if deleted.Namespace != "" {
+		key = deleted.Namespace + "/" + key
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.recent.Add(key, deleted, c.ttl)
+}
+
+// mutationTombstone is what OnDelete records: the identity and resource
+// version of a deleted object.
+type mutationTombstone struct {
+	metav1.ObjectMeta
+}
+
+// GetObjectKind returns an empty kind: a deletion record has none.
+func (t *mutationTombstone) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+
+// DeepCopyObject returns a copy.
+func (t *mutationTombstone) DeepCopyObject() runtime.Object {
+	return &mutationTombstone{ObjectMeta: *t.ObjectMeta.DeepCopy()}
+}
+
+// isMutationTombstone reports whether a recorded mutation is a deletion
+// recorded by OnDelete.
+func isMutationTombstone(recorded interface{}) bool {
+	_, ok := recorded.(*mutationTombstone)
+	return ok
+}

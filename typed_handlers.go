@@ -1,0 +1,250 @@
+package cache
+
+// Object is what the typed API needs of an object: its name and, for
+// namespaced kinds, its namespace. Every Kubernetes API type satisfies it
+// through its embedded ObjectMeta (as a pointer, e.g. *v1.Pod).
+//
+// comparable lets a DeletedObject tell a missing object (the zero T, e.g. a
+// nil pointer) from a present one.
+type Object interface {
+	comparable
+
+	GetName() string
+	GetNamespace() string
+}
+
+// TypedResourceEventHandler is ResourceEventHandler for objects of type T:
+// the informer's notifications arrive as T, and deletions as a
+// DeletedObject[T] that also covers objects whose final state is unknown.
+type TypedResourceEventHandler[T Object] interface {
+	OnAdd(obj T, isInInitialList bool)
+	OnUpdate(oldObj, newObj T)
+	OnDelete(obj DeletedObject[T])
+}
+
+// DeletedObject describes a deleted object to a typed handler.
+//
+// The key under which the object was cached is always known: GetKey,
+// GetObjectName, GetName and GetNamespace work whether or not the object
+// itself is, so an OnDelete handler may log a DeletedObject with klog.KObj
+// and get the same output as for the object.
+type DeletedObject[T Object] struct {
+	// OptionalObj is the deleted object: its final state, or, when
+	// FinalStateUnknown is set, an older state of it, or the zero T when no
+	// copy of the object was found at all.
+	OptionalObj T
+
+	// FinalStateUnknown is nil when OptionalObj is the object's final
+	// state. Otherwise it is the tombstone the informer delivered: its Key
+	// is the cache key, its Obj the same object as OptionalObj (or nil).
+	FinalStateUnknown *DeletedFinalStateUnknown
+}
+
+// GetObjectName returns the deleted object's namespace and name: parsed
+// from the tombstone's key when there is a tombstone (the part before the
+// first "/" is the namespace; a key without "/" is a name), else taken from
+// OptionalObj; the zero ObjectName when there is neither.
+func (d DeletedObject[T]) GetObjectName() ObjectName {
+	return ObjectName{Namespace: d.GetNamespace(), Name: d.GetName()}
+}
+
+// GetKey returns the key under which the deleted object was cached: the
+// tombstone's key, else OptionalObj's namespace/name (name alone without a
+// namespace), else "".
+func (d DeletedObject[T]) GetKey() string {
+	if d.FinalStateUnknown != nil {
+		return d.FinalStateUnknown.Key
+	}
+	var zero T
+	if d.OptionalObj == zero {
+		return ""
+	}
+	if ns := d.OptionalObj.GetNamespace(); ns != "" {
+		return ns + "/" + d.OptionalObj.GetName()
+	}
+	return d.OptionalObj.GetName()
+}
+
+// GetName returns the deleted object's name without its namespace (see
+// GetObjectName for where it comes from).
+func (d DeletedObject[T]) GetName() string {
+	if d.FinalStateUnknown != nil {
+		_, name := splitTombstoneKey(d.FinalStateUnknown.Key)
+		return name
+	}
+	var zero T
+	if d.OptionalObj == zero {
+		return ""
+	}
+	return d.OptionalObj.GetName()
+}
+
+// GetNamespace returns the deleted object's namespace, "" for a
+// cluster-scoped object (see GetObjectName for where it comes from).
+func (d DeletedObject[T]) GetNamespace() string {
+	if d.FinalStateUnknown != nil {
+		namespace, _ := splitTombstoneKey(d.FinalStateUnknown.Key)
+		return namespace
+	}
+	var zero T
+	if d.OptionalObj == zero {
+		return ""
+	}
+	return d.OptionalObj.GetNamespace()
+}
+
+// splitTombstoneKey splits a cache key at its first "/" into namespace and
+// name; a key without "/" is a name. It never fails, unlike
+// SplitMetaNamespaceKey: "a/b/c" is namespace "a", name "b/c".
+func splitTombstoneKey(key string) (namespace, name string) {
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' {
+			return key[:i], key[i+1:]
+		}
+	}
+	return "", key
+}
+
+// TypedResourceEventHandlerFuncs is ResourceEventHandlerFuncs for objects of
+// type T: each notification calls the matching function; a nil function
+// ignores its notifications.
+type TypedResourceEventHandlerFuncs[T Object] struct {
+	AddFunc    func(obj T)                // receives every addition; nil ignores them
+	UpdateFunc func(oldObj, newObj T)     // receives every update (old, new); nil ignores them
+	DeleteFunc func(obj DeletedObject[T]) // receives every deletion; nil ignores them
+}
+
+// OnAdd calls AddFunc if it is not nil.
+func (r TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if r.AddFunc != nil {
+		r.AddFunc(obj)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is not nil.
+func (r TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if r.UpdateFunc != nil {
+		r.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is not nil.
+func (r TypedResourceEventHandlerFuncs[T]) OnDelete(obj DeletedObject[T]) {
+	if r.DeleteFunc != nil {
+		r.DeleteFunc(obj)
+	}
+}
+
+// TypedResourceEventHandlerDetailedFuncs is TypedResourceEventHandlerFuncs
+// whose AddFunc also receives isInInitialList.
+type TypedResourceEventHandlerDetailedFuncs[T Object] struct {
+	AddFunc    func(obj T, isInInitialList bool) // receives every addition; nil ignores them
+	UpdateFunc func(oldObj, newObj T)            // receives every update (old, new); nil ignores them
+	DeleteFunc func(obj DeletedObject[T])        // receives every deletion; nil ignores them
+}
+
+// OnAdd calls AddFunc if it is not nil.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if r.AddFunc != nil {
+		r.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is not nil.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if r.UpdateFunc != nil {
+		r.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is not nil.
+func (r TypedResourceEventHandlerDetailedFuncs[T]) OnDelete(obj DeletedObject[T]) {
+	if r.DeleteFunc != nil {
+		r.DeleteFunc(obj)
+	}
+}
+
+// TypedFilteringResourceEventHandler is FilteringResourceEventHandler for
+// objects of type T: Handler only hears about objects FilterFunc accepts.
+// Both must be set (a nil one panics at the first notification).
+type TypedFilteringResourceEventHandler[T Object] struct {
+	FilterFunc func(obj T) bool             // decides whether an object is of interest to Handler
+	Handler    TypedResourceEventHandler[T] // receives the notifications of accepted objects
+}
+
+// OnAdd passes the addition on when FilterFunc accepts obj.
+func (r TypedFilteringResourceEventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	if r.FilterFunc(obj) {
+		r.Handler.OnAdd(obj, isInInitialList)
+	}
+}
+
+// OnUpdate passes on an update when FilterFunc accepts both objects, an
+// addition (isInInitialList false) when it accepts only newObj, and a
+// deletion of oldObj (final state known) when it accepts only oldObj.
+func (r TypedFilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
+	oldWanted, newWanted := r.FilterFunc(oldObj), r.FilterFunc(newObj)
+	switch {
+	case newWanted && oldWanted:
+		r.Handler.OnUpdate(oldObj, newObj)
+	case newWanted:
+		r.Handler.OnAdd(newObj, false)
+	case oldWanted:
+		r.Handler.OnDelete(DeletedObject[T]{OptionalObj: oldObj})
+	}
+}
+
+// OnDelete passes the deletion on when FilterFunc accepts
+// obj.OptionalObj, which is the zero T when the deleted object was not
+// recovered: a FilterFunc must then cope with that zero value.
+func (r TypedFilteringResourceEventHandler[T]) OnDelete(obj DeletedObject[T]) {
+	if r.FilterFunc(obj.OptionalObj) {
+		r.Handler.OnDelete(obj)
+	}
+}
+
+// typedResourceEventHandler is the ResourceEventHandler through which a
+// TypedResourceEventHandler is registered with an untyped informer. Each
+// notification costs one type assertion and no allocation, except for a
+// tombstone, whose copy FinalStateUnknown points to.
+//
+// An object that is not a T (nor, for deletions, a DeletedFinalStateUnknown
+// holding a T or nil) panics with the runtime's type assertion error, as in
+// client-go.
+type typedResourceEventHandler[T Object] struct {
+	// handler receives the converted notifications.
+	handler TypedResourceEventHandler[T]
+}
+
+// OnAdd hands obj on as a T.
+func (h *typedResourceEventHandler[T]) OnAdd(obj interface{}, isInInitialList bool) {
+	h.handler.OnAdd(obj.(T), isInInitialList)
+}
+
+// OnUpdate hands both objects on as T.
+func (h *typedResourceEventHandler[T]) OnUpdate(oldObj, newObj interface{}) {
+	h.handler.OnUpdate(oldObj.(T), newObj.(T))
+}
+
+// OnDelete hands obj on as a DeletedObject: a T as its final state, a
+// DeletedFinalStateUnknown as FinalStateUnknown plus the T it holds (the
+// zero T when it holds nil).
+func (h *typedResourceEventHandler[T]) OnDelete(obj interface{}) {
+	if tombstone, isTombstone := obj.(DeletedFinalStateUnknown); isTombstone {
+		h.onDeleteTombstone(tombstone)
+		return
+	}
+	h.handler.OnDelete(DeletedObject[T]{OptionalObj: obj.(T)})
+}
+
+// onDeleteTombstone delivers a tombstone. NB: a separate function, so that
+// only tombstones pay for the copy FinalStateUnknown points to; taking the
+// address in OnDelete itself would move every deletion's variable to the
+// heap.
+func (h *typedResourceEventHandler[T]) onDeleteTombstone(tombstone DeletedFinalStateUnknown) {
+	deleted := DeletedObject[T]{FinalStateUnknown: &tombstone}
+	if tombstone.Obj != nil {
+		deleted.OptionalObj = tombstone.Obj.(T)
+	}
+	h.handler.OnDelete(deleted)
+}
