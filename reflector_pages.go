@@ -336,6 +336,7 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole 
 	if err := visitListItems(page, whole && listMeta.GetContinue() == "", take); err != nil {
 		return "", "", err
 	}
+	p.checkKeysFirst(incoming)
 	if err := p.flushPending(); err != nil {
 		return "", "", err
 	}
@@ -343,22 +344,34 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole 
 	return listMeta.GetContinue(), listMeta.GetResourceVersion(), nil
 }
 
+// checkKeysFirst keys the objects of an incoming page, for a store that
+// keys every object before transforming any, before the previous page is
+// transformed: at a key error transforming stops, so that a page whose key
+// fails costs the page before it no transform call (as client-go, which
+// transforms nothing then). The objects of earlier pages were transformed.
+func (p *pageFetcher) checkKeysFirst(incoming []runtime.Object) {
+	if !p.keysFirst || p.stopped {
+		return
+	}
+	for _, item := range incoming {
+		if p.keyCheck(item) != nil {
+			p.stopped, p.failAt = true, p.collected.count
+			return
+		}
+	}
+}
+
 // flushPending transforms the pending page into the collected objects.
 // After a refusal, or at an object the store cannot key, the remaining
 // objects are collected untransformed (the store's Replace is told where). It returns
 // errFetchAbandoned when the fetch was abandoned.
 func (p *pageFetcher) flushPending() error {
-	if p.keysFirst && !p.stopped {
-		for _, item := range p.pending {
-			if p.keyCheck(item) != nil {
-				p.stopped, p.failAt = true, p.collected.count
-				break
-			}
-		}
-	}
 	for i, item := range p.pending {
 		p.pending[i] = nil
-		if !p.stopped && p.keyCheck(item) != nil {
+		// NB: a store keying first had its pages checked as they arrived
+		// (see checkKeysFirst); keying again would call the user's key
+		// function more often than client-go.
+		if !p.stopped && !p.keysFirst && p.keyCheck(item) != nil {
 			p.stopped, p.failAt = true, p.collected.count
 		}
 		if p.stopped {
