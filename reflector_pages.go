@@ -23,9 +23,9 @@ import (
 // NB: the one-page lag means a continue token that expires on page 2 costs
 // no transform call, as with client-go, which transforms only in Replace.
 // Once the fetch is abandoned (the Reflector's context ended) the fetcher
-// calls neither the ListerWatcher nor the transform again, and an abandon
-// waits for a transform call in progress: no user code runs after the
-// Reflector returned.
+// calls neither the ListerWatcher, the transform nor the store's key
+// function again, and an abandon waits for a transform or key call in
+// progress: no user code runs after the Reflector returned.
 
 // listedState is the outcome of one paged List: the snapshot and the
 // resource version it was taken at.
@@ -53,7 +53,8 @@ var errFetchAbandoned = errors.New("list abandoned: the reflector stopped")
 
 // pageFetcher issues the List requests of one list operation. One goroutine
 // fetches at a time; gate guards abandoned, and is held around every call of
-// transform so that abandon waits for a call in progress.
+// transform and keyCheck (user code) so that abandon waits for a call in
+// progress.
 type pageFetcher struct {
 	// list calls the ListerWatcher with the reflector's context.
 	list func(options metav1.ListOptions) (runtime.Object, error)
@@ -336,6 +337,9 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole 
 	if err := visitListItems(page, whole && listMeta.GetContinue() == "", take); err != nil {
 		return "", "", err
 	}
+	if err := p.checkKeysFirst(incoming); err != nil {
+		return "", "", err
+	}
 	if err := p.flushPending(); err != nil {
 		return "", "", err
 	}
@@ -343,23 +347,58 @@ func (p *pageFetcher) absorbPage(state *listedState, page runtime.Object, whole 
 	return listMeta.GetContinue(), listMeta.GetResourceVersion(), nil
 }
 
+// checkKeysFirst keys the objects of an incoming page, for a store that
+// keys every object before transforming any, before the previous page is
+// transformed: at a key error transforming stops, so that a page whose key
+// fails costs the page before it no transform call (as client-go, which
+// transforms nothing then). The objects of earlier pages were transformed.
+// It returns errFetchAbandoned when the fetch was abandoned.
+func (p *pageFetcher) checkKeysFirst(incoming []runtime.Object) error {
+	if !p.keysFirst || p.stopped {
+		return nil
+	}
+	for _, item := range incoming {
+		keyErr, ok := p.keyCheckGated(item)
+		if !ok {
+			return errFetchAbandoned
+		}
+		if keyErr != nil {
+			p.stopped, p.failAt = true, p.collected.count
+			return nil
+		}
+	}
+	return nil
+}
+
+// keyCheckGated calls keyCheck (the store's key function: user code) under
+// gate; ok is false (and nothing called) once the fetch was abandoned.
+func (p *pageFetcher) keyCheckGated(item runtime.Object) (keyErr error, ok bool) {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	if p.abandoned {
+		return nil, false
+	}
+	return p.keyCheck(item), true
+}
+
 // flushPending transforms the pending page into the collected objects.
 // After a refusal, or at an object the store cannot key, the remaining
 // objects are collected untransformed (the store's Replace is told where). It returns
 // errFetchAbandoned when the fetch was abandoned.
 func (p *pageFetcher) flushPending() error {
-	if p.keysFirst && !p.stopped {
-		for _, item := range p.pending {
-			if p.keyCheck(item) != nil {
-				p.stopped, p.failAt = true, p.collected.count
-				break
-			}
-		}
-	}
 	for i, item := range p.pending {
 		p.pending[i] = nil
-		if !p.stopped && p.keyCheck(item) != nil {
-			p.stopped, p.failAt = true, p.collected.count
+		// NB: a store keying first had its pages checked as they arrived
+		// (see checkKeysFirst); keying again would call the user's key
+		// function more often than client-go.
+		if !p.stopped && !p.keysFirst {
+			keyErr, ok := p.keyCheckGated(item)
+			if !ok {
+				return errFetchAbandoned
+			}
+			if keyErr != nil {
+				p.stopped, p.failAt = true, p.collected.count
+			}
 		}
 		if p.stopped {
 			p.collected.add(item)

@@ -189,11 +189,14 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 			if !ok {
 				return r.closedStreamError(ctx, start, sink.events)
 			}
-			lastEvent = r.clock.Now()
 			if event.Type == watch.Error {
 				return apierrors.FromObject(event.Object)
 			}
+			applied := sink.events
 			r.applyEvent(ctx, event, sink)
+			if sink.events != applied {
+				lastEvent = r.clock.Now()
+			}
 			if sink.reachedInitialEventsEnd && sink.stopAtInitialEventsEnd {
 				klog.FromContext(ctx).V(4).Info("Exiting watch because received the bookmark that marks the end of initial events stream", "reflector", r.label, "totalItems", sink.events, "duration", r.clock.Since(start))
 				keepOpen = true
@@ -208,9 +211,18 @@ func (r *Reflector) consumeEvents(ctx context.Context, w watch.Interface, start 
 const initialEventsEndWarningPeriod = 10 * time.Second
 
 // warnInitialEventsEndMissing logs that the initial-events-end bookmark
-// has not arrived, with the time since the stream's last event (since
-// start when there was none).
+// has not arrived, with the time since the stream's last applied event
+// (since start when there was none), once that time reaches the warning
+// period; it logs nothing while events keep arriving. NB: events of the
+// wrong type, or without metadata, are not applied and do not count.
 func (r *Reflector) warnInitialEventsEndMissing(ctx context.Context, start, lastEvent time.Time) {
+	since := start
+	if !lastEvent.IsZero() {
+		since = lastEvent
+	}
+	if r.clock.Since(since) < initialEventsEndWarningPeriod {
+		return
+	}
 	var err error
 	if lastEvent.IsZero() {
 		err = fmt.Errorf("%s: awaiting required bookmark event for initial events stream, no events received for %v", r.label, r.clock.Since(start))

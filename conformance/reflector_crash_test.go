@@ -28,6 +28,11 @@ type reflectorCrashCase struct {
 	// onError, when set, is the informer's watch error handler (the run is
 	// then an informer's).
 	onError bool
+	// pageSize is the Reflector's WatchListPageSize (list answers in pages
+	// of one object when set).
+	pageSize int64
+	// key, when set, is the queue's key function.
+	key func(interface{}) (string, error)
 }
 
 func reflectorCrashCases() map[string]reflectorCrashCase {
@@ -36,10 +41,26 @@ func reflectorCrashCases() map[string]reflectorCrashCase {
 	}
 	okWatch := func(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil }
 	keep := func(obj interface{}) (interface{}, error) { return obj, nil }
+	pagedList := func(options metav1.ListOptions) (kruntime.Object, error) {
+		names := map[string][2]string{"": {"a", "1"}, "1": {"b", "2"}, "2": {"c", ""}}[options.Continue]
+		return &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1", Continue: names[1]}, Items: []v1.Pod{{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: names[0]}}}}, nil
+	}
 	return map[string]reflectorCrashCase{
 		"a panicking ListFunc":  {list: func(metav1.ListOptions) (kruntime.Object, error) { panic("list boom") }, watch: okWatch, transform: keep},
 		"a panicking WatchFunc": {list: okList, watch: func(metav1.ListOptions) (watch.Interface, error) { panic("watch boom") }, transform: keep},
 		"a panicking transform": {list: okList, watch: okWatch, transform: func(interface{}) (interface{}, error) { panic("transform boom") }},
+		"a panicking transform on page 2 of a paged list": {list: pagedList, watch: okWatch, pageSize: 1, transform: func(obj interface{}) (interface{}, error) {
+			if obj.(*v1.Pod).Name == "b" {
+				panic("page boom")
+			}
+			return obj, nil
+		}},
+		"a panicking key function on page 3 of a paged list": {list: pagedList, watch: okWatch, pageSize: 1, transform: keep, key: func(obj interface{}) (string, error) {
+			if p, ok := obj.(*v1.Pod); ok && p.Name == "c" {
+				panic("key boom")
+			}
+			return cache.MetaNamespaceKeyFunc(obj)
+		}},
 		"a panicking watch error handler": {list: okList, watch: func(metav1.ListOptions) (watch.Interface, error) { return nil, fmt.Errorf("no watch") },
 			transform: keep, onError: true},
 	}
@@ -104,8 +125,10 @@ func TestUserCodePanickingInAReflectorRunIsHandledAsClientGoHandlesIt(t *testing
 					inf.RunWithContext(ctx)
 					return
 				}
-				q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: cache.NewStore(cache.MetaNamespaceKeyFunc), Transformer: c.transform})
-				cache.NewReflector(lw, &v1.Pod{}, q, 0).RunWithContext(ctx)
+				q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KeyFunction: c.key, KnownObjects: cache.NewStore(cache.MetaNamespaceKeyFunc), Transformer: c.transform})
+				r := cache.NewReflector(lw, &v1.Pod{}, q, 0)
+				r.WatchListPageSize = c.pageSize
+				r.RunWithContext(ctx)
 			})
 			got := reflectorCrashRun(t, func(ctx context.Context) {
 				lw := &kcache.ListWatch{ListFunc: kcache.ListFunc(c.list), WatchFunc: kcache.WatchFunc(c.watch)}
@@ -115,8 +138,10 @@ func TestUserCodePanickingInAReflectorRunIsHandledAsClientGoHandlesIt(t *testing
 					inf.RunWithContext(ctx)
 					return
 				}
-				q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KnownObjects: kcache.NewStore(kcache.MetaNamespaceKeyFunc), Transformer: c.transform})
-				kcache.NewReflector(lw, &v1.Pod{}, q, 0).RunWithContext(ctx)
+				q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KeyFunction: c.key, KnownObjects: kcache.NewStore(kcache.MetaNamespaceKeyFunc), Transformer: c.transform})
+				r := kcache.NewReflector(lw, &v1.Pod{}, q, 0)
+				r.WatchListPageSize = c.pageSize
+				r.RunWithContext(ctx)
 			})
 			if want != got {
 				t.Errorf("client-go: %s\nkcache:    %s", want, got)

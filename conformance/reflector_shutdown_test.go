@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,6 +23,10 @@ import (
 type stallingPages struct {
 	requested, release chan struct{}
 	once               sync.Once
+	// returned is set once the run returned; lateCalls counts the List
+	// calls made after that.
+	returned  atomic.Bool
+	lateCalls atomic.Int32
 }
 
 func newStallingPages() *stallingPages {
@@ -29,6 +34,9 @@ func newStallingPages() *stallingPages {
 }
 
 func (s *stallingPages) list(options metav1.ListOptions) (runtime.Object, error) {
+	if s.returned.Load() {
+		s.lateCalls.Add(1)
+	}
 	page := func(names ...string) *v1.PodList {
 		l := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "10"}}
 		for _, n := range names {
@@ -61,6 +69,14 @@ type lateTransform struct {
 	late     atomic.Int32
 }
 
+// key is the queue's key function, counting late calls like transform.
+func (l *lateTransform) key(obj interface{}) (string, error) {
+	if l.returned.Load() {
+		l.late.Add(1)
+	}
+	return cache.MetaNamespaceKeyFunc(obj)
+}
+
 func (l *lateTransform) transform(obj interface{}) (interface{}, error) {
 	if l.returned.Load() {
 		l.late.Add(1)
@@ -85,6 +101,7 @@ func reflectorRunStoppedMidList(t *testing.T, pages *stallingPages, late *lateTr
 	cancel()
 	<-done
 	late.returned.Store(true)
+	pages.returned.Store(true)
 	close(pages.release)
 	// goleak retries until the library's goroutines (the abandoned list) end.
 	if err := goleak.Find(ignore); err != nil {
@@ -98,19 +115,19 @@ func TestNoTransformRunsAfterAStoppedReflectorOrInformerReturned(t *testing.T) {
 	type run func(pages *stallingPages, late *lateTransform) func(ctx context.Context)
 	cases := map[string]run{
 		"client-go Reflector into a RealFIFO": func(p *stallingPages, l *lateTransform) func(ctx context.Context) {
-			q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: cache.NewStore(cache.MetaNamespaceKeyFunc), Transformer: l.transform})
+			q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KeyFunction: l.key, KnownObjects: cache.NewStore(cache.MetaNamespaceKeyFunc), Transformer: l.transform})
 			return cache.NewReflector(&cache.ListWatch{ListFunc: p.list, WatchFunc: p.watch}, &v1.Pod{}, q, 0).RunWithContext
 		},
 		"kcache Reflector into a RealFIFO": func(p *stallingPages, l *lateTransform) func(ctx context.Context) {
-			q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KnownObjects: kcache.NewStore(kcache.MetaNamespaceKeyFunc), Transformer: l.transform})
+			q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KeyFunction: l.key, KnownObjects: kcache.NewStore(kcache.MetaNamespaceKeyFunc), Transformer: l.transform})
 			return kcache.NewReflector(&kcache.ListWatch{ListFunc: p.list, WatchFunc: p.watch}, &v1.Pod{}, q, 0).RunWithContext
 		},
 		"client-go Reflector into a DeltaFIFO": func(p *stallingPages, l *lateTransform) func(ctx context.Context) {
-			q := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{Transformer: l.transform})
+			q := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KeyFunction: l.key, Transformer: l.transform})
 			return cache.NewReflector(&cache.ListWatch{ListFunc: p.list, WatchFunc: p.watch}, &v1.Pod{}, q, 0).RunWithContext
 		},
 		"kcache Reflector into a DeltaFIFO": func(p *stallingPages, l *lateTransform) func(ctx context.Context) {
-			q := kcache.NewDeltaFIFOWithOptions(kcache.DeltaFIFOOptions{Transformer: l.transform})
+			q := kcache.NewDeltaFIFOWithOptions(kcache.DeltaFIFOOptions{KeyFunction: l.key, Transformer: l.transform})
 			return kcache.NewReflector(&kcache.ListWatch{ListFunc: p.list, WatchFunc: p.watch}, &v1.Pod{}, q, 0).RunWithContext
 		},
 		"client-go SharedIndexInformer": func(p *stallingPages, l *lateTransform) func(ctx context.Context) {
@@ -132,7 +149,12 @@ func TestNoTransformRunsAfterAStoppedReflectorOrInformerReturned(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pages, late := newStallingPages(), &lateTransform{}
 			if n := reflectorRunStoppedMidList(t, pages, late, build(pages, late)); n != 0 {
-				t.Errorf("%s: the transform ran %d times after the run returned, want none", name, n)
+				t.Errorf("%s: the transform or key function ran %d times after the run returned, want none", name, n)
+			}
+			// NB: client-go still asks for page 3 after its run returned (1
+			// call); kcache asks for nothing once stopped.
+			if n := pages.lateCalls.Load(); strings.HasPrefix(name, "kcache") && n != 0 {
+				t.Errorf("%s: the ListFunc was called %d times after the run returned, want none", name, n)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package reflectortest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -65,6 +66,12 @@ func MakeError(name string) error {
 		return apierrors.NewInternalError(errors.New("etcd hiccup"))
 	case "tooManyRequests":
 		return apierrors.NewTooManyRequests("slow down", 1)
+	case "tooManyRequestsRetryAfter30":
+		return apierrors.NewTooManyRequests("slow down", 30)
+	case "tooManyRequestsNoRetryAfter":
+		return apierrors.NewTooManyRequests("slow down", 0)
+	case "tooManyRequestsWrapped":
+		return fmt.Errorf("watch: %w", apierrors.NewTooManyRequests("slow down", 1))
 	case "connectionRefused":
 		return &net.OpError{Op: "dial", Net: "tcp", Err: &os.SyscallError{Syscall: "connect", Err: syscall.ECONNREFUSED}}
 	case "connectionReset":

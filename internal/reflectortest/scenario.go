@@ -58,6 +58,13 @@ type Scenario struct {
 	// client-go twice (a documented deliberate difference): there kcache's
 	// transform count must be below client-go's rather than equal.
 	WatchListTransformsOnce bool `json:"watchListTransformsOnce"`
+	// ExtraListTransforms marks a scenario whose paged list fails on page 3
+	// or later (an error, or an expired continue token): kcache transformed
+	// the pages before the previous one, one page late, and client-go
+	// transforms only lists that completed (a documented deliberate
+	// difference). With WatchList off kcache's transform count must be
+	// client-go's plus exactly this many.
+	ExtraListTransforms int `json:"extraListTransforms"`
 	// TransformFailOn makes the scenario transform refuse the object of
 	// that name.
 	TransformFailOn string `json:"transformFailOn"`
