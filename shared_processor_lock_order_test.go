@@ -44,6 +44,6 @@ func TestAddingAHandlerWhileTheInformerSyncsNeverDeadlocks(t *testing.T) {
 		<-src.watchers
 		cancel()
 		<-done
-		
+
 	}
 }
