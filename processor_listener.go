@@ -141,10 +141,14 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 // add queues n for delivery. It holds the listener's lock only to append and
 // never blocks on the handler.
 func (l *processorListener) add(n notification) {
+	l.mu.Lock()
+	if l.stopping {
+		l.mu.Unlock()
+		return
+	}
 	if n.initial {
 		l.initialOutstanding.Add(1)
 	}
-	l.mu.Lock()
 	l.pending.push(n)
 	l.mu.Unlock()
 	l.backlog.Set(float64(l.queued.Add(1)))
@@ -159,8 +163,9 @@ func (l *processorListener) signal() {
 	}
 }
 
-// stop asks run to return; notifications still pending are dropped. It does
-// not wait for run and may be called more than once.
+// stop asks run to return; notifications still pending are dropped (and
+// leave the backlog when run returns), later adds are ignored. It does not
+// wait for run and may be called more than once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -183,6 +188,7 @@ func (l *processorListener) PendingNotifications() int {
 // run delivers notifications until stop is called. It must run in exactly
 // one goroutine per listener.
 func (l *processorListener) run() {
+	defer l.dropUndelivered()
 	for !l.deliverUntilStopped() {
 		if !l.pauseAfterPanic() {
 			return
@@ -199,7 +205,6 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 	upstreamDone := l.upstream.Done()
 	for {
 		if l.next == l.end && !l.refill() {
-			l.dropBatch()
 			return true
 		}
 		if l.next == l.end {
@@ -213,7 +218,6 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 			continue
 		}
 		if l.stopped.Load() {
-			l.dropBatch()
 			return true
 		}
 		l.next++
@@ -237,10 +241,19 @@ func (l *processorListener) refill() bool {
 	return true
 }
 
-// dropBatch clears the undelivered part of batch after stop.
-func (l *processorListener) dropBatch() {
+// dropUndelivered runs when run returns (after stop): it clears the
+// undelivered part of batch and the pending ring, and takes what they held
+// out of the backlog, so that PendingNotifications and the gauge of a
+// removed or stopped handler read zero.
+func (l *processorListener) dropUndelivered() {
+	dropped := l.end - l.next
 	clear(l.batch[l.next:l.end])
 	l.next, l.end = 0, 0
+	l.mu.Lock()
+	dropped += l.pending.len()
+	l.pending = notificationRing{}
+	l.mu.Unlock()
+	l.backlog.Set(float64(l.queued.Add(-int64(dropped))))
 }
 
 // pauseAfterPanic runs after a recovered handler panic: it waits until a
