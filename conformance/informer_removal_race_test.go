@@ -23,7 +23,8 @@ type informerRemovalSide struct {
 	synced  func(reg any) bool
 	run     func(ctx context.Context)
 	rvs     func() string
-	started bool
+	// setters calls every configuration method and renders the errors.
+	setters func() string
 }
 
 // informerRemovalHandler counts deliveries; while gate is set, the first
@@ -90,6 +91,15 @@ func informerRemovalClientGo(lw *informerScriptedSource) informerRemovalSide {
 		rvs: func() string {
 			return fmt.Sprintf("informer=%q controller=%q", inf.LastSyncResourceVersion(), inf.GetController().LastSyncResourceVersion())
 		},
+		setters: func() string {
+			return fmt.Sprintf("transform=%v watch-error=%v watch-error-ctx=%v indexers=%v",
+				informerMisuseCall(func() error { return inf.SetTransform(func(o interface{}) (interface{}, error) { return o, nil }) }),
+				informerMisuseCall(func() error { return inf.SetWatchErrorHandler(func(*cache.Reflector, error) {}) }),
+				informerMisuseCall(func() error {
+					return inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
+				}),
+				informerMisuseCall(func() error { return inf.AddIndexers(cache.Indexers{"x": informerIndexFuncs["by-app"]}) }))
+		},
 	}
 }
 
@@ -114,6 +124,15 @@ func informerRemovalKcache(lw *informerScriptedSource) informerRemovalSide {
 		run: inf.RunWithContext,
 		rvs: func() string {
 			return fmt.Sprintf("informer=%q controller=%q", inf.LastSyncResourceVersion(), inf.GetController().LastSyncResourceVersion())
+		},
+		setters: func() string {
+			return fmt.Sprintf("transform=%v watch-error=%v watch-error-ctx=%v indexers=%v",
+				informerMisuseCall(func() error { return inf.SetTransform(func(o interface{}) (interface{}, error) { return o, nil }) }),
+				informerMisuseCall(func() error { return inf.SetWatchErrorHandler(func(*kcache.Reflector, error) {}) }),
+				informerMisuseCall(func() error {
+					return inf.SetWatchErrorHandlerWithContext(func(context.Context, *kcache.Reflector, error) {})
+				}),
+				informerMisuseCall(func() error { return inf.AddIndexers(kcache.Indexers{"x": informerIndexFuncs["by-app"]}) }))
 		},
 	}
 }
@@ -142,6 +161,7 @@ func informerRemovalPlay(t *testing.T, build func(lw *informerScriptedSource) in
 		go func() { inf.run(ctx); close(done) }()
 		w := <-lw.watchers
 		synctest.Wait()
+		out = append(out, "setters after start: "+inf.setters())
 		out = append(out, "synced: "+inf.rvs(), fmt.Sprintf("registrations synced: %v %v %v", inf.synced(regBlocked), inf.synced(regSelf), inf.synced(regStuck)))
 		gate := make(chan struct{})
 		blocked.mu.Lock()
@@ -190,6 +210,7 @@ func informerRemovalPlay(t *testing.T, build func(lw *informerScriptedSource) in
 		<-done
 		synctest.Wait()
 		out = append(out, fmt.Sprintf("stuck handler calls: %d", stuck.count()))
+		out = append(out, "setters after stop: "+inf.setters())
 		out = append(out, "after stop: "+inf.rvs(), "remove after stop: "+inf.remove(regStuck), "remove nil after stop: "+inf.remove(nil))
 		out = append(out, fmt.Sprintf("registrations synced after stop: %v %v", inf.synced(regStuck), inf.synced(regLate)))
 	})
