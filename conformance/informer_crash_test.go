@@ -35,6 +35,12 @@ type informerCrashCase struct {
 	// run in WatchList modes, where client-go hands the initial list on in
 	// its temporary store's map order (which add panics first varies).
 	initialPanic bool
+	// transformPanicOn makes the shared informer's transform panic on
+	// objects rendered with this text.
+	transformPanicOn string
+	// relistAfter, when set, is the play time after which the informer
+	// relists; later events are rendered by informerRelativeAfterRelist.
+	relistAfter time.Duration
 	// relist ends the play with an expired watch; the relist drops b, whose
 	// deletion reaches the handler as a tombstone.
 	relist bool
@@ -47,8 +53,20 @@ var informerCrashCases = []informerCrashCase{
 	{name: "handler of a plain informer panics on a watch event", plain: true, panicOn: "ns/c@11"},
 	{name: "index function panics on a watch event", indexPanicOn: "ns/c@11"},
 	{name: "nothing panics"},
-	{name: "handler panics on a tombstone in OnDelete after a relist", panicOn: "delete tombstone(ns/b", relist: true},
-	{name: "handler of a plain informer panics on a tombstone in OnDelete after a relist", plain: true, panicOn: "delete tombstone(ns/b", relist: true},
+	{name: "transform panics on the last watch event", transformPanicOn: "ns/f@14", relistAfter: 2900 * time.Millisecond},
+	{name: "handler panics on a tombstone in OnDelete after a relist", panicOn: "delete tombstone(ns/b", relist: true, relistAfter: 4900 * time.Millisecond},
+	{name: "handler of a plain informer panics on a tombstone in OnDelete after a relist", plain: true, panicOn: "delete tombstone(ns/b", relist: true, relistAfter: 4900 * time.Millisecond},
+}
+
+// informerCrashTransform returns a transform that panics on the object
+// rendered as target and passes every other object on.
+func informerCrashTransform(target string) func(obj interface{}) (interface{}, error) {
+	return func(obj interface{}) (interface{}, error) {
+		if informerDescribe(obj) == target {
+			panic("transform fails on " + target)
+		}
+		return obj, nil
+	}
 }
 
 // informerCrashHandler records calls with the bubble time since start and
@@ -213,8 +231,8 @@ func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBui
 		h.mu.Lock()
 		trace.Events = informerSortInitialRuns(h.events)
 		h.mu.Unlock()
-		if c.relist {
-			trace.Events = informerRelativeAfterRelist(trace.Events)
+		if c.relistAfter > 0 {
+			trace.Events = informerRelativeAfterRelist(trace.Events, c.relistAfter)
 		}
 	})
 	// NB: lines logged by different goroutines at the same (fake) instant
@@ -224,16 +242,16 @@ func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBui
 }
 
 // informerRelativeAfterRelist renders the events of the relist (those
-// after the play's 4.9 s of watch events) with times relative to the
+// after the play time after) with times relative to the
 // relist's first event, sorted: the relist waits a jittered backoff, and
 // client-go's WatchList path hands the relisted objects on in map order.
-func informerRelativeAfterRelist(events []string) []string {
+func informerRelativeAfterRelist(events []string, after time.Duration) []string {
 	at := func(e string) (time.Duration, string) {
 		stamp, rest, _ := strings.Cut(strings.TrimPrefix(e, "t="), " ")
 		d, _ := time.ParseDuration(stamp)
 		return d, rest
 	}
-	first := slices.IndexFunc(events, func(e string) bool { d, _ := at(e); return d > 4900*time.Millisecond })
+	first := slices.IndexFunc(events, func(e string) bool { d, _ := at(e); return d > after })
 	if first < 0 {
 		return events
 	}
