@@ -18,11 +18,11 @@ import (
 // informerRemovalSide is one library's shared informer reduced to the calls
 // the removal-race plays make. Registrations are handed around as any.
 type informerRemovalSide struct {
-	add     func(h *informerRemovalHandler) any
-	remove  func(reg any) string
-	synced  func(reg any) bool
-	run     func(ctx context.Context)
-	rvs     func() string
+	add    func(h *informerRemovalHandler) any
+	remove func(reg any) string
+	synced func(reg any) bool
+	run    func(ctx context.Context)
+	rvs    func() string
 	// setters calls every configuration method and renders the errors.
 	setters func() string
 }
