@@ -148,13 +148,13 @@ func newProcessListener(logger klog.Logger, handler ResourceEventHandler, reques
 // add queues n for delivery. It holds the listener's lock only to append and
 // never blocks on the handler.
 func (l *processorListener) add(n notification) {
-	if n.initial {
-		l.initialOutstanding.Add(1)
-	}
 	l.mu.Lock()
 	if l.stopping {
 		l.mu.Unlock()
-		return // NB: a stopped listener never delivers; queueing would only show as backlog
+		return
+	}
+	if n.initial {
+		l.initialOutstanding.Add(1)
 	}
 	l.pending.push(n)
 	l.mu.Unlock()
@@ -170,10 +170,9 @@ func (l *processorListener) signal() {
 	}
 }
 
-// stop asks run to return; notifications still pending are dropped (run
-// empties pending and publishes a backlog of 0 as it exits, and add queues
-// nothing any more). It does not wait for run and may be called more than
-// once.
+// stop asks run to return; notifications still pending are dropped (and
+// leave the backlog when run returns), later adds are ignored. It does not
+// wait for run and may be called more than once.
 func (l *processorListener) stop() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -196,7 +195,7 @@ func (l *processorListener) PendingNotifications() int {
 // run delivers notifications until stop is called. It must run in exactly
 // one goroutine per listener.
 func (l *processorListener) run() {
-	defer l.dropped()
+	defer l.dropUndelivered()
 	for !l.deliverUntilStopped() {
 		if !l.pauseAfterPanic() {
 			return
@@ -213,7 +212,6 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 	upstreamDone := l.upstream.Done()
 	for {
 		if l.next == l.end && !l.refill() {
-			l.dropBatch()
 			return true
 		}
 		if l.next == l.end {
@@ -227,7 +225,6 @@ func (l *processorListener) deliverUntilStopped() (stopped bool) {
 			continue
 		}
 		if l.stopped.Load() {
-			l.dropBatch()
 			return true
 		}
 		l.next++
@@ -245,24 +242,25 @@ func (l *processorListener) refill() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopping {
-		l.pending = notificationRing{} // dropped: never delivered, nor counted as pending
 		return false
 	}
 	l.next, l.end = 0, l.pending.popInto(l.batch[:])
 	return true
 }
 
-// dropped runs as run exits: the notifications it dropped are no longer
-// pending, for PendingNotifications and the backlog gauge alike.
-func (l *processorListener) dropped() {
-	l.queued.Store(0)
-	l.backlog.Set(0)
-}
-
-// dropBatch clears the undelivered part of batch after stop.
-func (l *processorListener) dropBatch() {
+// dropUndelivered runs when run returns (after stop): it clears the
+// undelivered part of batch and the pending ring, and takes what they held
+// out of the backlog, so that PendingNotifications and the gauge of a
+// removed or stopped handler read zero.
+func (l *processorListener) dropUndelivered() {
+	dropped := l.end - l.next
 	clear(l.batch[l.next:l.end])
 	l.next, l.end = 0, 0
+	l.mu.Lock()
+	dropped += l.pending.len()
+	l.pending = notificationRing{}
+	l.mu.Unlock()
+	l.backlog.Set(float64(l.queued.Add(-int64(dropped))))
 }
 
 // pauseAfterPanic runs after a recovered handler panic: it waits until a

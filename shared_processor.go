@@ -145,14 +145,22 @@ func (p *sharedProcessor) resyncCheckPeriodChanged(logger klog.Logger, checkPeri
 
 // upstreamSynced tells every listener that the informer has synced, so that
 // a listener whose handler is busy with a backlog syncs at once.
+//
+// NB: the listeners are asked after p.mu is released: markSyncedIfDone asks
+// the informer whether it synced, which takes the informer's lock, and
+// AddEventHandler holds that lock while it takes p.mu.
 func (p *sharedProcessor) upstreamSynced() {
 	p.mu.RLock()
-	defer p.mu.RUnlock()
-	if !p.started {
-		return
+	var listeners []*processorListener
+	if p.started {
+		listeners = make([]*processorListener, len(p.listeners))
+		for i, e := range p.listeners {
+			listeners[i] = e.listener
+		}
 	}
-	for _, e := range p.listeners {
-		e.listener.markSyncedIfDone()
+	p.mu.RUnlock()
+	for _, l := range listeners {
+		l.markSyncedIfDone()
 	}
 }
 

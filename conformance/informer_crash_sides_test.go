@@ -28,6 +28,9 @@ func informerCrashClientGo(lw *informerScriptedSource, c informerCrashCase) info
 		return a
 	}
 	inf := cache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, idx)
+	if c.transformPanicOn != "" {
+		_ = inf.SetTransform(informerCrashTransform(c.transformPanicOn))
+	}
 	a.add = func(h *informerCrashHandler, logger klog.Logger) (informerRegistration, error) {
 		return inf.AddEventHandlerWithOptions(h, cache.HandlerOptions{Logger: &logger})
 	}
@@ -62,6 +65,9 @@ func informerCrashKcache(lw *informerScriptedSource, c informerCrashCase) inform
 		return a
 	}
 	inf := kcache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, idx)
+	if c.transformPanicOn != "" {
+		_ = inf.SetTransform(informerCrashTransform(c.transformPanicOn))
+	}
 	a.add = func(h *informerCrashHandler, logger klog.Logger) (informerRegistration, error) {
 		return inf.AddEventHandlerWithOptions(h, kcache.HandlerOptions{Logger: &logger})
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr/funcr"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
@@ -34,6 +35,15 @@ type informerCrashCase struct {
 	// run in WatchList modes, where client-go hands the initial list on in
 	// its temporary store's map order (which add panics first varies).
 	initialPanic bool
+	// transformPanicOn makes the shared informer's transform panic on
+	// objects rendered with this text.
+	transformPanicOn string
+	// relistAfter, when set, is the play time after which the informer
+	// relists; later events are rendered by informerRelativeAfterRelist.
+	relistAfter time.Duration
+	// relist ends the play with an expired watch; the relist drops b, whose
+	// deletion reaches the handler as a tombstone.
+	relist bool
 }
 
 var informerCrashCases = []informerCrashCase{
@@ -43,6 +53,20 @@ var informerCrashCases = []informerCrashCase{
 	{name: "handler of a plain informer panics on a watch event", plain: true, panicOn: "ns/c@11"},
 	{name: "index function panics on a watch event", indexPanicOn: "ns/c@11"},
 	{name: "nothing panics"},
+	{name: "transform panics on the last watch event", transformPanicOn: "ns/f@14", relistAfter: 2900 * time.Millisecond},
+	{name: "handler panics on a tombstone in OnDelete after a relist", panicOn: "delete tombstone(ns/b", relist: true, relistAfter: 4900 * time.Millisecond},
+	{name: "handler of a plain informer panics on a tombstone in OnDelete after a relist", plain: true, panicOn: "delete tombstone(ns/b", relist: true, relistAfter: 4900 * time.Millisecond},
+}
+
+// informerCrashTransform returns a transform that panics on the object
+// rendered as target and passes every other object on.
+func informerCrashTransform(target string) func(obj interface{}) (interface{}, error) {
+	return func(obj interface{}) (interface{}, error) {
+		if informerDescribe(obj) == target {
+			panic("transform fails on " + target)
+		}
+		return obj, nil
+	}
 }
 
 // informerCrashHandler records calls with the bubble time since start and
@@ -132,9 +156,13 @@ func informerLogLine(prefix, args string) string {
 // reflector suite (conformance/reflector_test.go), where these two are open
 // differences: the "client doesn't support WatchList semantics" text, and
 // client-go's V(4) "Exiting watch because received the bookmark that marks
-// the end of initial events stream" (kcache logs nothing there).
+// the end of initial events stream" (kcache logs nothing there); and the
+// V(4) line of a watch closed by an expired resource version, client-go's
+// "Watch closed" (fixed on wt-reflector, kcache still logs "Watch closed
+// because the resource version expired" here).
 func informerLogOwnedElsewhere(line string) bool {
-	return strings.Contains(line, "WatchList semantics") || strings.Contains(line, "end of initial events stream")
+	return strings.Contains(line, "WatchList semantics") || strings.Contains(line, "end of initial events stream") ||
+		(strings.Contains(line, `"msg"="Watch closed`) && strings.Contains(line, `"err"="expired"`))
 }
 
 func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBuilder) informerCrashTrace {
@@ -186,6 +214,16 @@ func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBui
 		syncLine("f added")
 		time.Sleep(2 * time.Second)
 		syncLine("later")
+		if c.relist {
+			lw.mu.Lock()
+			lw.lists = []informerListResponse{{RV: "20", Pods: []string{"a@1:app=web", "c@11:app=web", "d@12", "e@13", "f@14", "g@15"}}}
+			lw.mu.Unlock()
+			w.Error(&metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "expired"})
+			<-lw.watchers
+			syncLine("relisted")
+			time.Sleep(2 * time.Second)
+			syncLine("after the relist")
+		}
 		trace.APIs = append(trace.APIs, "controller rv="+inf.controllerRV(), fmt.Sprintf("remove(nil) before stop: %v", inf.removeNil()))
 		cancel()
 		<-done
@@ -193,11 +231,38 @@ func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBui
 		h.mu.Lock()
 		trace.Events = informerSortInitialRuns(h.events)
 		h.mu.Unlock()
+		if c.relistAfter > 0 {
+			trace.Events = informerRelativeAfterRelist(trace.Events, c.relistAfter)
+		}
 	})
 	// NB: lines logged by different goroutines at the same (fake) instant
 	// come in either order in both libraries; compare them as a multiset.
 	sort.Strings(trace.Logs)
 	return trace
+}
+
+// informerRelativeAfterRelist renders the events of the relist (those
+// after the play time after) with times relative to the
+// relist's first event, sorted: the relist waits a jittered backoff, and
+// client-go's WatchList path hands the relisted objects on in map order.
+func informerRelativeAfterRelist(events []string, after time.Duration) []string {
+	at := func(e string) (time.Duration, string) {
+		stamp, rest, _ := strings.Cut(strings.TrimPrefix(e, "t="), " ")
+		d, _ := time.ParseDuration(stamp)
+		return d, rest
+	}
+	first := slices.IndexFunc(events, func(e string) bool { d, _ := at(e); return d > after })
+	if first < 0 {
+		return events
+	}
+	base, _ := at(events[first])
+	out := slices.Clone(events[:first])
+	for _, e := range events[first:] {
+		d, rest := at(e)
+		out = append(out, fmt.Sprintf("relist+%v %s", d-base, rest))
+	}
+	slices.Sort(out[first:])
+	return out
 }
 
 // TestInformerUserCodePanicsAreHandledAsClientGoHandlesThem plays each
