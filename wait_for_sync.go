@@ -88,21 +88,24 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	// NB: one goroutine per checker, each reporting its index when its
 	// checker or ctx is done, reports finished checkers in the order they
 	// finish without polling, and reports every checker already done
-	// before a cancellation is acted on.
-	finished := make(chan int, len(checkers))
+	// before a cancellation is acted on. Done is called once per checker,
+	// and once more only when ctx ended the wait, as client-go does.
+	finished := make(chan checkerResult, len(checkers))
 	for i, checker := range checkers {
 		go func() {
 			select {
 			case <-checker.Done():
+				finished <- checkerResult{index: i, done: true}
 			case <-ctx.Done():
+				finished <- checkerResult{index: i, done: IsDone(checker)}
 			}
-			finished <- i
 		}()
 	}
 	done := make([]bool, len(checkers))
 	for range checkers {
-		i := <-finished
-		done[i] = IsDone(checkers[i])
+		r := <-finished
+		i := r.index
+		done[i] = r.done
 		if done[i] && what != "" {
 			logger.Info("Done waiting", "for", what, "instance", checkers[i].Name())
 		}
@@ -115,6 +118,13 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 		logger.Info("Timed out waiting", "for", what, "cause", context.Cause(ctx), "instances", pending)
 	}
 	return false
+}
+
+// checkerResult is what WaitFor's goroutine for one checker reports: the
+// checker's index and whether it is done.
+type checkerResult struct {
+	index int
+	done  bool
 }
 
 // pollUntilSynced evaluates every function at once and then every
