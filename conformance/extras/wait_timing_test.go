@@ -14,7 +14,8 @@ import (
 
 // pollTrace runs one polling waiter of kit inside a synctest bubble with a
 // sync function that becomes true at its fourth call ("syncs") or never,
-// the stop channel (or context) closing after 250ms ("stops"), and reports
+// the stop channel (or context) closing after 250ms ("stops"), or one
+// that takes 150ms per call and becomes true at its fourth ("slow"), and reports
 // at which fake times the function was called and when the waiter
 // returned what.
 func pollTrace(t *testing.T, kit waitKit, waiter, mode string) string {
@@ -24,7 +25,10 @@ func pollTrace(t *testing.T, kit waitKit, waiter, mode string) string {
 		var calls []time.Duration
 		synced := func() bool {
 			calls = append(calls, time.Since(start))
-			return mode == "syncs" && len(calls) >= 4
+			if mode == "slow" {
+				time.Sleep(150 * time.Millisecond)
+			}
+			return mode != "stops" && len(calls) >= 4
 		}
 		ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logr.Discard()))
 		defer cancel()
@@ -56,7 +60,7 @@ func TestPollingWaitersPollAtClientGosTimes(t *testing.T) {
 	utilruntime.ErrorHandlers = nil
 	defer func() { utilruntime.ErrorHandlers = handlers }()
 	for _, waiter := range []string{"cachesync", "namedsync", "namedctxsync"} {
-		for _, mode := range []string{"syncs", "stops"} {
+		for _, mode := range []string{"syncs", "stops", "slow"} {
 			t.Run(waiter+" "+mode, func(t *testing.T) {
 				want, got := pollTrace(t, clientGoWait, waiter, mode), pollTrace(t, kcacheWait, waiter, mode)
 				if want != got {
