@@ -18,7 +18,7 @@ const syncedPollPeriod = 100 * time.Millisecond
 // e.g. SharedInformer.HasSynced.
 type InformerSynced func() bool
 
-// WaitForCacheSync polls cacheSyncs (at once, then every 100ms) until all
+// WaitForCacheSync polls cacheSyncs (at once, then at each 100ms tick) until all
 // return true in the same round, and returns true; it returns false as soon
 // as stopCh is closed, which callers should treat as "shut down". It logs
 // nothing; WaitForNamedCacheSync adds log messages.
@@ -88,21 +88,24 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	// NB: one goroutine per checker, each reporting its index when its
 	// checker or ctx is done, reports finished checkers in the order they
 	// finish without polling, and reports every checker already done
-	// before a cancellation is acted on.
-	finished := make(chan int, len(checkers))
+	// before a cancellation is acted on. Done is called once per checker,
+	// and once more only when ctx ended the wait, as client-go does.
+	finished := make(chan checkerResult, len(checkers))
 	for i, checker := range checkers {
 		go func() {
 			select {
 			case <-checker.Done():
+				finished <- checkerResult{index: i, done: true}
 			case <-ctx.Done():
+				finished <- checkerResult{index: i, done: IsDone(checker)}
 			}
-			finished <- i
 		}()
 	}
 	done := make([]bool, len(checkers))
 	for range checkers {
-		i := <-finished
-		done[i] = IsDone(checkers[i])
+		r := <-finished
+		i := r.index
+		done[i] = r.done
 		if done[i] && what != "" {
 			logger.Info("Done waiting", "for", what, "instance", checkers[i].Name())
 		}
@@ -117,19 +120,70 @@ func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
 	return false
 }
 
-// pollUntilSynced evaluates every function at once and then every
-// syncedPollPeriod; it returns true when all return true in one round and
-// false when ctx ends first.
+// checkerResult is what WaitFor's goroutine for one checker reports: the
+// checker's index and whether it is done.
+type checkerResult struct {
+	index int
+	done  bool
+}
+
+// pollUntilSynced evaluates every function at once and then at every tick
+// of a syncedPollPeriod ticker started after that first round (a tick that
+// comes while a round runs is dropped), as client-go does; so a slow
+// function delays the next round to the next tick, never runs it back to
+// back. It returns true when all return true in one round (the first round
+// runs even under a canceled ctx) and false when ctx ends first.
 func pollUntilSynced(ctx context.Context, cacheSyncs []InformerSynced) bool {
-	err := wait.PollUntilContextCancel(ctx, syncedPollPeriod, true, func(context.Context) (bool, error) {
-		for _, synced := range cacheSyncs {
-			if !synced() {
-				return false, nil
+	if allSynced(cacheSyncs) {
+		return true
+	}
+	ticks, stop := droppingTicker(syncedPollPeriod)
+	defer stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-ticks:
+			if allSynced(cacheSyncs) {
+				return true
 			}
 		}
-		return true, nil
-	})
-	return err == nil
+	}
+}
+
+// droppingTicker returns a channel that receives a value at each tick of a
+// period ticker started now, but only while someone is waiting on it: a
+// tick nobody takes at once is dropped (a time.Ticker's channel would hand
+// it over late). stop ends the ticker and its goroutine.
+func droppingTicker(period time.Duration) (ticks <-chan struct{}, stop func()) {
+	ch := make(chan struct{})
+	done := make(chan struct{})
+	ticker := time.NewTicker(period)
+	go func() {
+		defer ticker.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+				select {
+				case ch <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return ch, func() { close(done) }
+}
+
+// allSynced calls the functions in order, stopping at the first false.
+func allSynced(cacheSyncs []InformerSynced) bool {
+	for _, synced := range cacheSyncs {
+		if !synced() {
+			return false
+		}
+	}
+	return true
 }
 
 // pendingCheckerNames lists, sorted, the names of the checkers

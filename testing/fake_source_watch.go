@@ -25,7 +25,9 @@ var errFutureResourceVersion = errors.New("resource version in the future not su
 // kept) and the current one. A newer one gives an error, an older one a 410
 // Expired error ("too old resource version: <rv> (<oldest>)"); a
 // non-integer one (including "") the strconv error. The current version
-// itself always opens a watch without replay.
+// itself always opens a watch without replay. A kept object whose version
+// was rewritten below its own can put the replay start past the newest
+// change; Watch then panics with the runtime's slice-bounds error.
 func (f *FakeControllerSource) Watch(options metav1.ListOptions) (watch.Interface, error) {
 	f.lock.RLock()
 	defer f.lock.RUnlock()
@@ -37,8 +39,12 @@ func (f *FakeControllerSource) Watch(options metav1.ListOptions) (watch.Interfac
 	if err != nil {
 		return nil, err
 	}
-	replay := make([]watch.Event, 0, len(f.changes)-start)
-	for _, e := range f.changes[start:] {
+	// NB: slicing before sizing the copy makes a start past the end (a
+	// kept object's version rewritten below the oldest) panic with the
+	// slice-bounds error client-go's fake gives.
+	changes := f.changes[start:]
+	replay := make([]watch.Event, 0, len(changes))
+	for _, e := range changes {
 		replay = append(replay, watch.Event{Type: e.Type, Object: e.Object.DeepCopyObject()})
 	}
 	return f.Broadcaster.WatchWithPrefix(replay)

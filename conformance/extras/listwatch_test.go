@@ -158,9 +158,23 @@ var listWatchCases = []listWatchCase{
 	{name: "a nil filter panics on use", build: func(kit listWatchKit, c getter) listWatchLike {
 		return kit.filtered(c, "pods", "ns", nil)
 	}},
+	{name: "the caller's watch flag, initial events and continue token pass through", build: func(kit listWatchKit, c getter) listWatchLike {
+		return kit.fromClient(c, "pods", "ns", fields.ParseSelectorOrDie("metadata.name!=a,status.phase=Running"))
+	}, options: metav1.ListOptions{Watch: true, SendInitialEvents: ptrBool(true), Continue: "tok", ResourceVersion: "3", ResourceVersionMatch: metav1.ResourceVersionMatchExact}},
+	{name: "a cluster-scoped resource given a namespace", build: func(kit listWatchKit, c getter) listWatchLike {
+		return kit.fromClient(c, "nodes", "ns", fields.Everything())
+	}, options: metav1.ListOptions{ResourceVersion: "0"}},
+	{name: "odd resource and namespace names", build: func(kit listWatchKit, c getter) listWatchLike {
+		return kit.fromClient(c, "pods/status", "a/b", fields.Everything())
+	}},
+	{name: "a filter that panics", build: func(kit listWatchKit, c getter) listWatchLike {
+		return kit.filtered(c, "pods", "ns", func(*metav1.ListOptions) { panic("filter boom") })
+	}},
 }
 
 func ptrInt64(v int64) *int64 { return &v }
+
+func ptrBool(v bool) *bool { return &v }
 
 // playListWatch builds the case's ListWatch and lists and watches once,
 // tracing panics, results and the request URLs.

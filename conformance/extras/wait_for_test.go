@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/go-logr/logr"
 	kcache "github.com/kcache-go/cache"
 	cgcache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -237,4 +239,52 @@ func (r *waitRun) syncStep(step []string) bool {
 
 func TestWaitFunctionsLogLikeClientGo(t *testing.T) {
 	compareTraces(t, "waitfor.txt", playWait(clientGoWait), playWait(kcacheWait))
+}
+
+// countingChecker is a DoneChecker of both implementations that counts the
+// calls of its methods.
+type countingChecker struct {
+	name         string
+	done         chan struct{}
+	dones, names atomic.Int32
+}
+
+func (c *countingChecker) Name() string          { c.names.Add(1); return c.name }
+func (c *countingChecker) Done() <-chan struct{} { c.dones.Add(1); return c.done }
+
+// waitForCalls runs one WaitFor over two checkers, both done already
+// ("done") or neither under a canceled context ("canceled"), and reports
+// the result and how often each method of each checker was called.
+func waitForCalls(waitFor func(context.Context, string, ...*countingChecker) bool, what, mode string) string {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := &countingChecker{name: "a", done: make(chan struct{})}
+	b := &countingChecker{name: "b", done: make(chan struct{})}
+	if mode == "done" {
+		close(a.done)
+		close(b.done)
+	} else {
+		cancel()
+	}
+	r := waitFor(klog.NewContext(ctx, logr.Discard()), what, a, b)
+	return fmt.Sprintf("returned %v; a: Done×%d Name×%d; b: Done×%d Name×%d", r, a.dones.Load(), a.names.Load(), b.dones.Load(), b.names.Load())
+}
+
+func TestWaitForCallsDoneAndNameAsOftenAsClientGo(t *testing.T) {
+	cg := func(ctx context.Context, what string, cs ...*countingChecker) bool {
+		return cgcache.WaitFor(ctx, what, cs[0], cs[1])
+	}
+	kc := func(ctx context.Context, what string, cs ...*countingChecker) bool {
+		return kcache.WaitFor(ctx, what, cs[0], cs[1])
+	}
+	for _, what := range []string{"", "informers"} {
+		for _, mode := range []string{"done", "canceled"} {
+			t.Run(fmt.Sprintf("what=%q %s", what, mode), func(t *testing.T) {
+				want, got := waitForCalls(cg, what, mode), waitForCalls(kc, what, mode)
+				if want != got {
+					t.Errorf("client-go: %s\nkcache:    %s", want, got)
+				}
+			})
+		}
+	}
 }
