@@ -299,7 +299,7 @@ func (r *Reflector) decideWatchList(lw ListerWatcher) bool {
 		return false
 	}
 	if watchlist.DoesClientNotSupportWatchListSemantics(lw) {
-		r.baseLogger.V(2).Info("The client does not support WatchList semantics; using List instead", "feature", clientfeatures.WatchListClient)
+		r.baseLogger.V(2).Info("The client used to build this informer/reflector doesn't support WatchList semantics. The feature will be disabled. This is expected in unit tests but not in production. For details, see the documentation of watchlist.DoesClientNotSupportWatchListSemantics().", "feature", clientfeatures.WatchListClient)
 		return false
 	}
 	return true

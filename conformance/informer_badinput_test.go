@@ -77,9 +77,7 @@ func informerBadInputPlay(t *testing.T, obj runtime.Object, side informerBadInpu
 		logger := funcr.New(func(prefix, args string) {
 			mu.Lock()
 			defer mu.Unlock()
-			if line := informerLogLine(prefix, args); !informerLogOwnedElsewhere(line) {
-				trace.Logs = append(trace.Logs, line)
-			}
+			trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
 		}, funcr.Options{Verbosity: 10})
 		klog.SetLogger(logger.WithName("global"))
 		defer klog.ClearLogger()

@@ -151,29 +151,13 @@ func informerLogLine(prefix, args string) string {
 	return root + " " + informerLogNoise.ReplaceAllString(args, `"$1"=<...>`)
 }
 
-// informerLogOwnedElsewhere reports the Reflector's lines whose text still
-// differs from client-go's; the Reflector's messages are owned by the
-// reflector suite (conformance/reflector_test.go), where these two are open
-// differences: the "client doesn't support WatchList semantics" text, and
-// client-go's V(4) "Exiting watch because received the bookmark that marks
-// the end of initial events stream" (kcache logs nothing there); and the
-// V(4) line of a watch closed by an expired resource version, client-go's
-// "Watch closed" (fixed on wt-reflector, kcache still logs "Watch closed
-// because the resource version expired" here).
-func informerLogOwnedElsewhere(line string) bool {
-	return strings.Contains(line, "WatchList semantics") || strings.Contains(line, "end of initial events stream") ||
-		(strings.Contains(line, `"msg"="Watch closed`) && strings.Contains(line, `"err"="expired"`))
-}
-
 func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBuilder) informerCrashTrace {
 	var trace informerCrashTrace
 	var mu sync.Mutex
 	capture := func(prefix, args string) {
 		mu.Lock()
 		defer mu.Unlock()
-		if line := informerLogLine(prefix, args); !informerLogOwnedElsewhere(line) {
-			trace.Logs = append(trace.Logs, line)
-		}
+		trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
 	}
 	oldCrash, oldHandlers := utilruntime.ReallyCrash, utilruntime.PanicHandlers
 	utilruntime.ReallyCrash = false

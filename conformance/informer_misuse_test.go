@@ -81,9 +81,7 @@ func informerMisusePlay(t *testing.T, build func(lw *informerScriptedSource) inf
 		logger := funcr.New(func(prefix, args string) {
 			mu.Lock()
 			defer mu.Unlock()
-			if line := informerLogLine(prefix, args); !informerLogOwnedElsewhere(line) {
-				trace.Logs = append(trace.Logs, line)
-			}
+			trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
 		}, funcr.Options{Verbosity: 10})
 		// NB: handlers without a logger of their own log through klog's
 		// global logger; capture it too.
