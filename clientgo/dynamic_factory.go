@@ -41,7 +41,9 @@ func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultRe
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
-			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, resync, nil)
+			// NB: client-go's dynamic informers describe their objects by
+			// resource (reflector names, logs); its metadata informers do not.
+			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, gvr.String(), resync, nil)
 			return genericInformer{inf, dynamiclister.NewRuntimeObjectShim(dynamiclister.New(inf.GetIndexer(), gvr))}
 		},
 	}
@@ -69,10 +71,14 @@ func resourceListWatch(tweak func(*metav1.ListOptions),
 }
 
 // newResourceInformer is the kcache informer of a dynamic or metadata
-// factory: namespace index, resync, optional transform.
-func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, resync time.Duration, transform clientgocache.TransformFunc) clientgocache.SharedIndexInformer {
-	inf := InformerView(kcache.NewSharedIndexInformer(lw, example, resync,
-		kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc}))
+// factory: namespace index, resync, object description (empty: derived from
+// example, as kcache does), optional transform.
+func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, description string, resync time.Duration, transform clientgocache.TransformFunc) clientgocache.SharedIndexInformer {
+	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, example, kcache.SharedIndexInformerOptions{
+		ResyncPeriod:      resync,
+		Indexers:          kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
+		ObjectDescription: description,
+	}))
 	if transform != nil {
 		_ = inf.SetTransform(transform)
 	}
