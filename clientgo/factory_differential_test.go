@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
@@ -175,5 +176,30 @@ func TestObjectDescriptionOfFactoryInformersIsClientGos(t *testing.T) {
 	}
 	if got, want := get(NewSharedInformerFactoryWithOptions), get(informers.NewSharedInformerFactoryWithOptions); got != want {
 		t.Errorf("object description %q, client-go %q", got, want)
+	}
+}
+
+func TestInformerForKeepsTheTransformTheNewFuncSetAsClientGo(t *testing.T) {
+	newFunc := func(c kubernetes.Interface, r time.Duration) clientgocache.SharedIndexInformer {
+		inf := informers.NewSharedInformerFactory(c, r).Core().V1().Pods().Informer()
+		_ = inf.SetTransform(func(obj interface{}) (interface{}, error) {
+			p := obj.(*corev1.Pod).DeepCopy()
+			p.Annotations = map[string]string{"by": "newFunc"}
+			return p, nil
+		})
+		return inf
+	}
+	get := func(newFactory typedFactoryConstructor) string {
+		f := newFactory(fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}}), 0)
+		inf := f.InformerFor(&corev1.Pod{}, newFunc)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer f.Shutdown()
+		defer cancel()
+		f.Start(ctx.Done())
+		f.WaitForCacheSync(ctx.Done())
+		return fmt.Sprint(inf.GetStore().List()[0].(*corev1.Pod).Annotations)
+	}
+	if got, want := get(NewSharedInformerFactoryWithOptions), get(informers.NewSharedInformerFactoryWithOptions); got != want {
+		t.Errorf("cached pod annotations %s, client-go %s", got, want)
 	}
 }

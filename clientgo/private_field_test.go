@@ -39,6 +39,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		{"a typed informer's ListerWatcher", informer, "listerWatcher", &lw, true},
 		{"a typed informer's object description", informer, "objectDescription", &description, true},
 		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
+		{"a typed informer's transform", informer, "transform", &transform, true},
 		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
 		{"a field of another type", factory, "namespace", &wrongType, false},
 		{"a missing field", factory, "noSuchField", &namespace, false},

@@ -105,8 +105,8 @@ func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, cli
 
 // kcacheTakeover builds the kcache counterpart of built, a client-go informer
 // fresh from its constructor, with built's ListerWatcher, Indexers, object
-// description and default resync (newFunc may have chosen another than the
-// factory's resync, which is the fallback). ok is false when built is not
+// description, default resync (newFunc may have chosen another than the
+// factory's resync, which is the fallback) and transform. ok is false when built is not
 // client-go's informer type (nothing to take over).
 func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
 	if _, isView := KcacheInformer(built); isView {
@@ -119,11 +119,18 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	}
 	readPrivateField(built, "objectDescription", &description)
 	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
-	return InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
+	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      resync,
 		Indexers:          toKcacheIndexers(built.GetIndexer().GetIndexers()),
 		ObjectDescription: description,
-	})), true
+	}))
+	// NB: a transform newFunc set stays unless the factory has its own
+	// (InformerFor replaces it then), as on client-go's informer.
+	var transform clientgocache.TransformFunc
+	if readPrivateField(built, "transform", &transform) && transform != nil {
+		_ = inf.SetTransform(transform)
+	}
+	return inf, true
 }
 
 // Start starts every informer requested so far (and the settings factory's
