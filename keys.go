@@ -54,15 +54,13 @@ func DeletionHandlingMetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return tombstone.Key, nil
 	}
-	key, err := MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		// NB: only values without metadata get here, so the reflection in
-		// foreignTombstoneParts stays off the path of ordinary objects.
-		if foreignKey, _, ok := foreignTombstoneParts(obj); ok {
-			return foreignKey, nil
-		}
+	// NB: foreignTombstoneParts returns at once, without allocating, for
+	// anything that is not a struct value (objects are pointers), and asking
+	// it first spares a client-go tombstone MetaNamespaceKeyFunc's error.
+	if foreignKey, _, ok := foreignTombstoneParts(obj); ok {
+		return foreignKey, nil
 	}
-	return key, err
+	return MetaNamespaceKeyFunc(obj)
 }
 
 // SplitMetaNamespaceKey returns the namespace and name that

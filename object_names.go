@@ -74,13 +74,9 @@ func DeletionHandlingObjectToName(obj interface{}) (ObjectName, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return ParseObjectName(tombstone.Key)
 	}
-	name, err := ObjectToName(obj)
-	if err != nil {
-		// NB: reflection only for values without metadata (see
-		// DeletionHandlingMetaNamespaceKeyFunc).
-		if key, _, ok := foreignTombstoneParts(obj); ok {
-			return ParseObjectName(key)
-		}
+	// NB: cheap for objects, see DeletionHandlingMetaNamespaceKeyFunc.
+	if key, _, ok := foreignTombstoneParts(obj); ok {
+		return ParseObjectName(key)
 	}
-	return name, err
+	return ObjectToName(obj)
 }

@@ -15,9 +15,9 @@ const clientGoCachePkgPath = "k8s.io/client-go/tools/cache"
 // which reaches kcache's helpers when a program mixes client-go informers
 // (dynamicinformer, generated factories) with kcache's key functions. ok is
 // false for anything else, kcache's own tombstone included (callers check
-// that one first with a type assertion). It costs one reflect.TypeOf and a
-// sync.Map lookup, so callers keep it off the path of ordinary objects. It
-// never panics.
+// that one first with a type assertion). For a value that is not a struct
+// (every API object is a pointer) it costs one reflect.TypeOf and never
+// allocates; for a struct, a sync.Map lookup more. It never panics.
 // foreignTombstoneTypes caches, per reflect.Type seen by
 // foreignTombstoneParts, whether it is client-go's DeletedFinalStateUnknown
 // (bool). It is a sync.Map: written once per type, read on every later call.

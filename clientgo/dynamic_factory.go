@@ -2,6 +2,7 @@ package clientgo
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -41,7 +42,9 @@ func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultRe
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
-			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, resync, nil)
+			// NB: client-go's dynamic informers describe their objects by
+			// resource (reflector names, logs); its metadata informers do not.
+			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, gvr.String(), resync, nil)
 			return genericInformer{inf, dynamiclister.NewRuntimeObjectShim(dynamiclister.New(inf.GetIndexer(), gvr))}
 		},
 	}
@@ -69,10 +72,14 @@ func resourceListWatch(tweak func(*metav1.ListOptions),
 }
 
 // newResourceInformer is the kcache informer of a dynamic or metadata
-// factory: namespace index, resync, optional transform.
-func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, resync time.Duration, transform clientgocache.TransformFunc) clientgocache.SharedIndexInformer {
-	inf := InformerView(kcache.NewSharedIndexInformer(lw, example, resync,
-		kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc}))
+// factory: namespace index, resync, object description (empty: derived from
+// example, as kcache does), optional transform.
+func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, description string, resync time.Duration, transform clientgocache.TransformFunc) clientgocache.SharedIndexInformer {
+	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, example, kcache.SharedIndexInformerOptions{
+		ResyncPeriod:      resync,
+		Indexers:          kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc},
+		ObjectDescription: description,
+	}))
 	if transform != nil {
 		_ = inf.SetTransform(transform)
 	}
@@ -81,31 +88,31 @@ func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, resync
 
 // resourceInformerFactory is the factory of informers by resource that the
 // dynamic and metadata constructors return (both client-go interfaces have
-// the same method set). build makes the informer of a resource; set holds
-// them.
+// the same method set). build makes the informer of a resource; set starts
+// and stops them. mu guards generic.
 type resourceInformerFactory struct {
 	resync time.Duration
 	build  func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer
-	// generic maps resources to their GenericInformer; guarded by set.mu
-	// through getOrAdd.
+	mu     sync.Mutex
+	// generic maps resources to their GenericInformer.
 	generic map[schema.GroupVersionResource]informers.GenericInformer
 	set     informerSet[schema.GroupVersionResource]
 }
 
 // ForResource returns the informer of gvr, building it on first request.
 func (f *resourceInformerFactory) ForResource(gvr schema.GroupVersionResource) informers.GenericInformer {
-	var out informers.GenericInformer
-	f.set.getOrAdd(gvr, func() clientgocache.SharedIndexInformer {
-		if f.generic == nil {
-			f.generic = map[schema.GroupVersionResource]informers.GenericInformer{}
-		}
-		f.generic[gvr] = f.build(gvr, f.resync)
-		return f.generic[gvr].Informer()
-	})
-	f.set.mu.Lock()
-	out = f.generic[gvr]
-	f.set.mu.Unlock()
-	return out
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if g, ok := f.generic[gvr]; ok {
+		return g
+	}
+	if f.generic == nil {
+		f.generic = map[schema.GroupVersionResource]informers.GenericInformer{}
+	}
+	g := f.build(gvr, f.resync)
+	f.generic[gvr] = g
+	f.set.getOrAdd(gvr, g.Informer)
+	return g
 }
 
 // Start starts every informer requested so far.

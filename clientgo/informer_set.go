@@ -9,17 +9,25 @@ import (
 )
 
 // informerSet is the Start / WaitForCacheSync / Shutdown bookkeeping the
-// factories share: informers by key (object type or resource), which of
-// them were started, and the goroutines running them.
+// factories share. Each informer requested is a member, found by its key
+// (object type or resource); a member carries the channel its goroutine
+// closes on return, which is also how the set tells started members from
+// the others.
 //
-// mu guards informers, launched and stopping; wg counts running
-// informers.
+// mu guards members and closed; a member's exited is written under mu once
+// (nil to a channel) and closed only by the member's goroutine.
 type informerSet[K comparable] struct {
-	mu        sync.Mutex
-	informers map[K]clientgocache.SharedIndexInformer
-	launched  map[K]bool
-	stopping  bool
-	wg        sync.WaitGroup
+	mu      sync.Mutex
+	members map[K]*setMember
+	closed  bool
+}
+
+// setMember is one informer of a set.
+type setMember struct {
+	informer clientgocache.SharedIndexInformer
+	// exited is nil until the member is started, then closed once its run
+	// returned.
+	exited chan struct{}
 }
 
 // getOrAdd returns the informer of key, building it with build (under mu,
@@ -27,73 +35,77 @@ type informerSet[K comparable] struct {
 func (s *informerSet[K]) getOrAdd(key K, build func() clientgocache.SharedIndexInformer) clientgocache.SharedIndexInformer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if inf, ok := s.informers[key]; ok {
-		return inf
+	if m, ok := s.members[key]; ok {
+		return m.informer
 	}
-	if s.informers == nil {
-		s.informers = map[K]clientgocache.SharedIndexInformer{}
-		s.launched = map[K]bool{}
+	if s.members == nil {
+		s.members = map[K]*setMember{}
 	}
-	inf := build()
-	s.informers[key] = inf
-	return inf
+	m := &setMember{informer: build()}
+	s.members[key] = m
+	return m.informer
 }
 
-// start runs every informer not yet started, each in its own goroutine,
-// with run; after Shutdown it does nothing.
+// start launches run(informer) in a goroutine of its own for every member
+// not started yet; once shutdown was called it launches nothing. The
+// goroutines start after mu is released.
 func (s *informerSet[K]) start(run func(clientgocache.SharedIndexInformer)) {
+	var fresh []*setMember
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopping {
-		return
-	}
-	for key, inf := range s.informers {
-		if s.launched[key] {
-			continue
+	if !s.closed {
+		for _, m := range s.members {
+			if m.exited == nil {
+				m.exited = make(chan struct{})
+				fresh = append(fresh, m)
+			}
 		}
-		s.launched[key] = true
-		s.wg.Add(1)
+	}
+	s.mu.Unlock()
+	for _, m := range fresh {
 		go func() {
-			defer s.wg.Done()
-			run(inf)
+			defer close(m.exited)
+			run(m.informer)
 		}()
 	}
 }
 
-// launchedInformers returns the started informers by key.
-func (s *informerSet[K]) launchedInformers() map[K]clientgocache.SharedIndexInformer {
+// startedMembers returns a snapshot of the started members by key.
+func (s *informerSet[K]) startedMembers() map[K]*setMember {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make(map[K]clientgocache.SharedIndexInformer, len(s.launched))
-	for key := range s.launched {
-		out[key] = s.informers[key]
+	out := make(map[K]*setMember, len(s.members))
+	for key, m := range s.members {
+		if m.exited != nil {
+			out[key] = m
+		}
 	}
 	return out
 }
 
-// waitForCacheSync waits, polling as client-go's WaitForCacheSync does,
-// until every started informer synced or stopCh closed, and tells which
-// synced.
+// waitForCacheSync tells, per started member, whether it synced before
+// stopCh closed (cache.WaitForCacheSync on each in turn).
 func (s *informerSet[K]) waitForCacheSync(stopCh <-chan struct{}) map[K]bool {
-	out := map[K]bool{}
-	for key, inf := range s.launchedInformers() {
-		out[key] = clientgocache.WaitForCacheSync(stopCh, inf.HasSynced)
+	started := s.startedMembers()
+	out := make(map[K]bool, len(started))
+	for key, m := range started {
+		out[key] = clientgocache.WaitForCacheSync(stopCh, m.informer.HasSynced)
 	}
 	return out
 }
 
 // waitForCacheSyncWithContext waits without polling until every started
-// informer synced or ctx is done; Err is ctx's cause when not all synced.
+// member synced or ctx is done; the error is ctx's cause when not all
+// synced.
 func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K]bool, error) {
-	started := s.launchedInformers()
+	started := s.startedMembers()
 	checkers := make([]clientgocache.DoneChecker, 0, len(started))
-	for _, inf := range started {
-		checkers = append(checkers, inf.HasSyncedChecker())
+	for _, m := range started {
+		checkers = append(checkers, m.informer.HasSyncedChecker())
 	}
 	allSynced := clientgocache.WaitFor(ctx, "caches to sync", checkers...)
 	out := make(map[K]bool, len(started))
-	for key, inf := range started {
-		out[key] = inf.HasSynced()
+	for key, m := range started {
+		out[key] = m.informer.HasSynced()
 	}
 	if allSynced {
 		return out, nil
@@ -104,11 +116,14 @@ func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K
 	return out, fmt.Errorf("caches did not sync: %d informers", len(started))
 }
 
-// shutdown stops later starts and waits until every started informer
-// returned (their stop channel or context must be done by then).
+// shutdown makes later starts no-ops, then blocks until the goroutine of
+// every started member returned (their stop channel or context must be done
+// by then, or it blocks for good).
 func (s *informerSet[K]) shutdown() {
 	s.mu.Lock()
-	s.stopping = true
+	s.closed = true
 	s.mu.Unlock()
-	s.wg.Wait()
+	for _, m := range s.startedMembers() {
+		<-m.exited
+	}
 }

@@ -54,7 +54,7 @@ func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, 
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
-			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &metav1.PartialObjectMetadata{}, resync, transform)
+			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &metav1.PartialObjectMetadata{}, "", resync, transform)
 			return genericInformer{inf, metadatalister.NewRuntimeObjectShim(metadatalister.New(inf.GetIndexer(), gvr))}
 		},
 	}

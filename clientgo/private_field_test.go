@@ -2,6 +2,7 @@ package clientgo
 
 import (
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -24,6 +25,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		description string
 		transform   clientgocache.TransformFunc
 		wrongType   int
+		resync      time.Duration
 	)
 	cases := []struct {
 		name  string
@@ -36,6 +38,8 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		{"the typed factory's tweak", factory, "tweakListOptions", &tweak, true},
 		{"a typed informer's ListerWatcher", informer, "listerWatcher", &lw, true},
 		{"a typed informer's object description", informer, "objectDescription", &description, true},
+		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
+		{"a typed informer's transform", informer, "transform", &transform, true},
 		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
 		{"a field of another type", factory, "namespace", &wrongType, false},
 		{"a missing field", factory, "noSuchField", &namespace, false},

@@ -82,9 +82,10 @@ func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalint
 		built := newFunc(f.client, resync)
 		inf, ok := kcacheTakeover(built, obj, resync)
 		if !ok {
-			return built
+			inf = built
 		}
-		if transform != nil {
+		if transform != nil && inf != nil {
+			// NB: as client-go's factory, on whatever informer newFunc built.
 			_ = inf.SetTransform(transform)
 		}
 		return inf
@@ -103,8 +104,10 @@ func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, cli
 }
 
 // kcacheTakeover builds the kcache counterpart of built, a client-go informer
-// fresh from its constructor. ok is false when built is not client-go's
-// informer type (nothing to take over).
+// fresh from its constructor, with built's ListerWatcher, Indexers, object
+// description, default resync (newFunc may have chosen another than the
+// factory's resync, which is the fallback) and transform. ok is false when built is not
+// client-go's informer type (nothing to take over).
 func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
 	if _, isView := KcacheInformer(built); isView {
 		return built, true
@@ -115,11 +118,19 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 		return nil, false
 	}
 	readPrivateField(built, "objectDescription", &description)
-	return InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
+	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
+	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      resync,
 		Indexers:          toKcacheIndexers(built.GetIndexer().GetIndexers()),
 		ObjectDescription: description,
-	})), true
+	}))
+	// NB: a transform newFunc set stays unless the factory has its own
+	// (InformerFor replaces it then), as on client-go's informer.
+	var transform clientgocache.TransformFunc
+	if readPrivateField(built, "transform", &transform) && transform != nil {
+		_ = inf.SetTransform(transform)
+	}
+	return inf, true
 }
 
 // Start starts every informer requested so far (and the settings factory's

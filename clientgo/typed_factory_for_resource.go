@@ -16,6 +16,14 @@ import (
 // answer (its "no informer found" error, or a client-go informer for a
 // group added after this package).
 func (f *kcacheTypedFactory) ForResource(resource schema.GroupVersionResource) (informers.GenericInformer, error) {
+	// NB: the accessor walk below is lenient (case, first DNS label only),
+	// so client-go decides first which resources exist: a factory of its
+	// own, thrown away (the informer it builds is never run), refuses
+	// "apps.example.com/v1 deployments" or "core/v1 pods" with its error
+	// and without this factory building an informer.
+	if _, err := informers.NewSharedInformerFactory(f.client, 0).ForResource(resource); err != nil {
+		return nil, err
+	}
 	if typed, ok := f.typedInformer(resource); ok {
 		inf := typed.Informer()
 		return genericInformer{inf, clientgocache.NewGenericLister(inf.GetIndexer(), resource.GroupResource())}, nil
