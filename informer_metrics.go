@@ -3,6 +3,7 @@ package cache
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // GaugeMetric is a value that can go up and down, such as a queue depth.
@@ -33,10 +34,12 @@ type InformerMetricsProvider interface {
 }
 
 // informerMetricsDefault holds the provider installed by
-// SetInformerMetricsProvider. Only the first call installs one.
+// SetInformerMetricsProvider. Only the first call installs one; queues
+// created before it get a provider that discards everything, and do not
+// use up the call (NB: reading never touches once).
 var informerMetricsDefault struct {
 	once     sync.Once
-	provider InformerMetricsProvider
+	provider atomic.Pointer[InformerMetricsProvider]
 }
 
 // SetInformerMetricsProvider installs the provider that queues created from
@@ -44,16 +47,15 @@ var informerMetricsDefault struct {
 // calls are ignored.
 func SetInformerMetricsProvider(metricsProvider InformerMetricsProvider) {
 	informerMetricsDefault.once.Do(func() {
-		informerMetricsDefault.provider = metricsProvider
+		informerMetricsDefault.provider.Store(&metricsProvider)
 	})
 }
 
 // defaultInformerMetricsProvider returns the provider installed by
 // SetInformerMetricsProvider, or a provider whose metrics do nothing.
 func defaultInformerMetricsProvider() InformerMetricsProvider {
-	informerMetricsDefault.once.Do(func() {})
-	if p := informerMetricsDefault.provider; p != nil {
-		return p
+	if p := informerMetricsDefault.provider.Load(); p != nil && *p != nil {
+		return *p
 	}
 	return noopInformerMetrics{}
 }

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -43,20 +44,21 @@ type MetricsProvider interface {
 }
 
 // reflectorMetricsDefault holds the provider installed by
-// SetReflectorMetricsProvider. Only the first call installs one; once guards
-// provider.
+// SetReflectorMetricsProvider. Only the first call installs one; Reflectors
+// created before it discard their metrics and do not use up the call.
 var reflectorMetricsDefault struct {
 	// once makes the first SetReflectorMetricsProvider call the only one that counts.
 	once sync.Once
-	// provider is the installed provider; nil means metrics are discarded.
-	provider MetricsProvider
+	// provider is the installed provider; nil (or a nil provider) means
+	// metrics are discarded.
+	provider atomic.Pointer[MetricsProvider]
 }
 
 // SetReflectorMetricsProvider sets the metrics provider used by every
 // Reflector created afterwards. Only the first call has an effect.
 func SetReflectorMetricsProvider(metricsProvider MetricsProvider) {
 	reflectorMetricsDefault.once.Do(func() {
-		reflectorMetricsDefault.provider = metricsProvider
+		reflectorMetricsDefault.provider.Store(&metricsProvider)
 	})
 }
 
@@ -93,8 +95,11 @@ type reflectorMetrics struct {
 // newReflectorMetrics creates the metrics of the Reflector called name from
 // the installed provider, or no-op metrics when none is installed.
 func newReflectorMetrics(name string) *reflectorMetrics {
-	reflectorMetricsDefault.once.Do(func() {})
-	return newReflectorMetricsFrom(reflectorMetricsDefault.provider, name)
+	var p MetricsProvider
+	if installed := reflectorMetricsDefault.provider.Load(); installed != nil {
+		p = *installed
+	}
+	return newReflectorMetricsFrom(p, name)
 }
 
 // newReflectorMetricsFrom creates the metrics of the Reflector called name
