@@ -178,10 +178,10 @@ func TestRealFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
 		},
 	}
 	knowns := map[string]map[string]interface{}{
-		"no known objects": nil,
+		"no known objects":  nil,
 		"empty known store": {},
-		"known pods":       {"ns/a": a, "ns/k": queuePod("k", "0")},
-		"known tombstones": {"ns/k": queueTombstone{key: "ns/k"}, "ns/c": nested, "ns/z": nil},
+		"known pods":        {"ns/a": a, "ns/k": queuePod("k", "0")},
+		"known tombstones":  {"ns/k": queueTombstone{key: "ns/k"}, "ns/c": nested, "ns/z": nil},
 	}
 	for scenario, steps := range scenarios {
 		for knownName, known := range knowns {
