@@ -227,8 +227,10 @@ func (vi *valueIndex) remove(e *storeEntry, obj interface{}) {
 	}
 }
 
-// change moves e from the values of oldObj to the values of newObj, touching
-// only the values that differ.
+// change moves e from the values of oldObj to the values of newObj: it
+// leaves the index alone when both give the same single value, else removes
+// e from the old values the new object does not give and adds it to every
+// new value (which repairs an entry whose object was changed in place).
 func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
 	oldValues := vi.valuesOf(e.key, oldObj)
 	newValues := vi.valuesOf(e.key, newObj)
@@ -244,10 +246,11 @@ func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
 			vi.removeEntry(v, e)
 		}
 	}
+	// NB: every new value is added, even one the old object gave too: an
+	// object changed in place before this write may never have been indexed
+	// under it (client-go, too, re-adds the key to each new value).
 	for _, v := range newValues {
-		if !containsString(oldValues, v) {
-			vi.addEntry(v, e)
-		}
+		vi.addEntry(v, e)
 	}
 }
 
@@ -264,9 +267,7 @@ func (vi *valueIndex) changeMany(e *storeEntry, oldValues, newValues []string) {
 		}
 	}
 	for v := range newSet {
-		if !oldSet.Has(v) {
-			vi.addEntry(v, e)
-		}
+		vi.addEntry(v, e) // NB: even a value oldSet has; see change.
 	}
 }
 

@@ -1,7 +1,10 @@
 package cache
 
 import (
+	"runtime"
 	"sort"
+	"strconv"
+	"sync"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -174,4 +177,96 @@ func TestADeletedEntryWithAStaleIndexMemberReadsAsNilAndNeverAsAnotherObject(t *
 			}
 		})
 	}
+}
+
+// heapAfterGC returns the live heap after a full collection.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+func TestRepeatedMutateAndDeleteCyclesOfTheSameKeysKeepTheDetachedEntriesBounded(t *testing.T) {
+	m := newThreadSafeMap(Indexers{"app": appIndexFunc}, Indices{})
+	const keys = 64
+	cycle := func() {
+		for i := 0; i < keys; i++ {
+			key := "a/p" + strconv.Itoa(i)
+			pod := appPod("p"+strconv.Itoa(i), "before")
+			m.Add(key, pod)
+			pod.Labels = map[string]string{"app": "after-" + strconv.Itoa(i%4)}
+			m.Delete(key)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		cycle()
+	}
+	base := heapAfterGC()
+	for i := 0; i < 20000; i++ {
+		cycle()
+	}
+	checkEntryInvariants(t, m)
+	if n := len(m.detached); n != keys {
+		t.Fatalf("detached holds %d entries after the cycles, want %d (one per key)", n, keys)
+	}
+	// NB: the bound is loose (other tests' garbage may still be live); an
+	// entry leaked per cycle would add over a megabyte per 1000 cycles.
+	if grown := int64(heapAfterGC()) - int64(base); grown > 1<<20 {
+		t.Fatalf("heap grew by %d bytes over 20000 mutate/delete cycles of the same %d keys", grown, keys)
+	}
+}
+
+func TestIndexReadsRaceFreeWithAWriterThatLeavesStaleMembers(t *testing.T) {
+	m := newThreadSafeMap(Indexers{"app": appIndexFunc}, Indices{})
+	// The writer changes stored pods' labels in place (leaving stale index
+	// members); readers never read labels of stored pods, only their names,
+	// so the test itself has no data race.
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for r := 0; r < 3; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				for _, v := range []string{"x", "y", "moved"} {
+					objs, _ := m.ByIndex("app", v)
+					for _, o := range objs {
+						if o != nil && o.(*v1.Pod).Name == "" {
+							t.Error("an index read returned a pod without a name")
+						}
+					}
+					_, _ = m.IndexKeys("app", v)
+					_, _ = m.Index("app", appPod("probe", v))
+				}
+				_ = m.ListIndexFuncValues("app")
+				_ = m.List()
+				_ = m.ListKeys()
+				_, _ = m.Get("a/p1")
+			}
+		}()
+	}
+	for i := 0; i < 3000; i++ {
+		key := "a/p" + strconv.Itoa(i%7)
+		pod := appPod("p"+strconv.Itoa(i%7), "x")
+		m.Add(key, pod)
+		pod.Labels = map[string]string{"app": "moved"}
+		m.Update(key, appPod("p"+strconv.Itoa(i%7), "y"))
+		other := appPod("p"+strconv.Itoa(i%5), "x")
+		m.Transaction(ThreadSafeStoreTransaction{Transaction: Transaction{Type: TransactionTypeAdd, Object: other}, Key: "a/p" + strconv.Itoa(i%5)})
+		other.Labels = map[string]string{"app": "y"}
+		m.Delete("a/p" + strconv.Itoa(i%3))
+		if i%500 == 0 {
+			m.Replace(map[string]interface{}{"a/p1": appPod("p1", "x")}, strconv.Itoa(i))
+		}
+	}
+	close(done)
+	wg.Wait()
+	checkEntryInvariants(t, m)
 }

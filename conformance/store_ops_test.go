@@ -110,6 +110,16 @@ var storeThreadSafeMix = []storeWeight{
 	{"Resync", 2}, {"Bookmark", 5}, {"AddIndexers", 1}, {"Transaction", 10}, {"Mutate", 2},
 }
 
+// storeMutateHeavyMix is the op mix of runs that hunt stale index entries:
+// objects are often changed in place between writes, and no Replace or
+// Resync wipes what the mutations leave behind. Delete is key-based on a
+// ThreadSafeStore and object-based elsewhere; the unused kind never comes up
+// for the other side because fillOp ignores what does not apply.
+var storeMutateHeavyMix = []storeWeight{
+	{"Add", 20}, {"Update", 15}, {"Delete", 15}, {"DeleteWithObject", 5},
+	{"AddIndexers", 1}, {"Transaction", 10}, {"Mutate", 20}, {"MutateTags", 15},
+}
+
 // nextOp draws the next op from the mix; threadSafe selects key-based ops.
 func (w *storeWorld) nextOp(mix []storeWeight, threadSafe bool) storeOp {
 	total := 0
@@ -153,6 +163,9 @@ func (w *storeWorld) fillOp(kind string, threadSafe bool) storeOp {
 	case "Mutate":
 		op.Obj = w.pickObject()
 		op.Set = "app=" + w.pick(storeApps)
+	case "MutateTags":
+		op.Kind, op.Obj = "Mutate", w.pickObject()
+		op.Set = "tags=" + w.pick(storeTags) + "," + w.pick(storeTags)
 	}
 	return op
 }

@@ -31,6 +31,9 @@ type storeRow struct {
 	// Indices is the initial index content handed to NewThreadSafeStore:
 	// index name to indexed value to storage keys.
 	Indices map[string]map[string][]string `json:"indices"`
+	// Mix is "" for the usual op mix or "mutateHeavy" for one where in-place
+	// mutation is frequent and Replace never clears the stale index state.
+	Mix string `json:"mix"`
 	// metricsName, when set, is a fresh informer name: both sides then get
 	// a recording metrics provider (WithStoreMetrics / WithThreadSafeStoreMetrics).
 	metricsName string
@@ -83,6 +86,9 @@ func storeRunRow(t *testing.T, row storeRow) {
 	mix, threadSafe := storeStoreMix, false
 	if row.Kind == "threadSafeStore" {
 		mix, threadSafe = storeThreadSafeMix, true
+	}
+	if row.Mix == "mutateHeavy" {
+		mix = storeMutateHeavyMix
 	}
 	where := fmt.Sprintf("seed=%d", row.Seed)
 	storeCompareReads(t, where, -1, "construction", want, got, w.nextProbe(storeOp{}))
