@@ -50,6 +50,9 @@ type processorListener struct {
 	// goroutine is started; exited is closed when it has returned.
 	launched atomic.Bool
 	exited   chan struct{}
+	// owner is the processor the listener was added to (set once, by
+	// addListener, before the listener is handed out).
+	owner *sharedProcessor
 	// inFlight is how many notifications run took out of pending and has
 	// not finished delivering yet.
 	inFlight atomic.Int64
