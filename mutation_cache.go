@@ -248,7 +248,9 @@ func (c *mutationCache) Mutation(obj interface{}) {
 
 // recordedIsNewerLocked reports whether the mutation recorded under key is
 // an object strictly newer than obj, or a deletion recorded by OnDelete
-// (which an incoming object never replaces). c.mu must be held.
+// (which an incoming object never replaces, though it panics when either
+// resource version is not an integer; obj's is parsed first, so its error
+// is the one reported when both fail, as in client-go). c.mu must be held.
 func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool {
 	incoming, isObject := obj.(runtime.Object)
 	if !isObject {
@@ -256,9 +258,12 @@ func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool 
 	}
 	existing, ok := c.recordedObjectLocked(key)
 	if ok && isMutationTombstone(existing) {
+		// NB: the versions are still compared, so that an unparsable one
+		// panics as in client-go v0.37.
+		c.versions.CompareResourceVersion(incoming, existing)
 		return true
 	}
-	return ok && c.versions.CompareResourceVersion(existing, incoming) > 0
+	return ok && c.versions.CompareResourceVersion(incoming, existing) < 0
 }
 
 // ResourceVersionComparator orders two versions of the same object:

@@ -80,7 +80,10 @@ type processorListener struct {
 	// goroutine is started; exited is closed when it has returned.
 	launched atomic.Bool
 	exited   chan struct{}
-	// backlog reports pending+inFlight; never nil; set before registration.
+	// owner is the processor the listener was added to (set once, by
+	// addListener, before the listener is handed out).
+	owner *sharedProcessor
+	// backlog reports queued; never nil; set before registration.
 	backlog GaugeMetric
 	// stats count deliveries (see listenerStats).
 	stats listenerStats

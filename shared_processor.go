@@ -23,7 +23,8 @@ type listenerEntry struct {
 // sharedProcessor fans notifications out to the listeners of one shared
 // informer and decides which of them take part in a resync.
 //
-// mu guards listeners and started. The listener goroutines are tracked by wg.
+// mu guards listeners, started and finished. The listener goroutines are
+// tracked by wg.
 type sharedProcessor struct {
 	// clock decides when listeners are due for resync.
 	clock clock.Clock
@@ -34,6 +35,9 @@ type sharedProcessor struct {
 	listeners []listenerEntry
 	// started is true once run has started the listener goroutines.
 	started bool
+	// finished is closed when run has stopped every listener and waited for
+	// its goroutine; made on first use by finishedLocked.
+	finished chan struct{}
 	// wg counts running listener goroutines.
 	wg sync.WaitGroup
 }
@@ -43,6 +47,7 @@ type sharedProcessor struct {
 func (p *sharedProcessor) addListener(l *processorListener) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	l.owner = p
 	p.listeners = append(p.listeners, listenerEntry{listener: l, syncing: true})
 	if p.started {
 		p.startLocked(l)
@@ -106,6 +111,28 @@ func (p *sharedProcessor) run(ctx context.Context) {
 	}
 	p.mu.Unlock()
 	p.wg.Wait()
+
+	p.mu.Lock()
+	close(p.finishedLocked())
+	p.mu.Unlock()
+}
+
+// finishedLocked returns the channel run closes once every listener
+// goroutine it started has returned, making it if needed. p.mu must be held.
+func (p *sharedProcessor) finishedLocked() chan struct{} {
+	if p.finished == nil {
+		p.finished = make(chan struct{})
+	}
+	return p.finished
+}
+
+// waitFinished blocks until run has stopped every listener and waited for
+// its goroutine. It never returns for a processor that never runs.
+func (p *sharedProcessor) waitFinished() {
+	p.mu.Lock()
+	finished := p.finishedLocked()
+	p.mu.Unlock()
+	<-finished
 }
 
 // shouldResync recomputes which listeners take part in a resync now: those

@@ -12,14 +12,29 @@ package cache
 // when the handler was never started (removed before the informer ran),
 // and, unlike client-go (which then blocks until that informer stops the
 // handler), when handle is a registration of another informer, which
-// RemoveEventHandler leaves running.
+// RemoveEventHandler leaves running, while informer has not stopped.
+//
+// Once informer IsStopped, RemoveEventHandler does nothing, but informer
+// may still be stopping its handlers: ShutDownEventHandler then waits until
+// the processor that handle belongs to has stopped all of its handlers
+// (for a registration of another informer: until that one stops, forever
+// if it never runs, as client-go does).
 func ShutDownEventHandler(informer SharedInformer, handle ResourceEventHandlerRegistration) error {
 	if err := informer.RemoveEventHandler(handle); err != nil {
 		return err
 	}
-	if l, ok := handle.(*processorListener); ok {
-		l.waitStopped()
+	l, ok := handle.(*processorListener)
+	if !ok {
+		return nil
 	}
+	// NB: IsStopped is read after RemoveEventHandler: when it is false
+	// here, RemoveEventHandler ran before the informer stopped, and so
+	// either removed l (stopping it) or found it was not registered.
+	if informer.IsStopped() && l.owner != nil {
+		l.owner.waitFinished()
+		return nil
+	}
+	l.waitStopped()
 	return nil
 }
 

@@ -6,11 +6,13 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 // podSource lists pods and hands out one fake watch that the test feeds;
@@ -143,5 +145,48 @@ func TestShutDownEventHandlerReturnsAtOnceForHandlersThatNeverRanOrBelongElsewhe
 		cancel()
 		<-done
 		src.watcher.Stop()
+	})
+}
+
+// stoppedInformer is an informer that has stopped: RemoveEventHandler does
+// nothing, as a stopped sharedIndexInformer's, while its processor may
+// still be stopping the handlers.
+type stoppedInformer struct {
+	SharedInformer
+}
+
+func (stoppedInformer) RemoveEventHandler(ResourceEventHandlerRegistration) error { return nil }
+func (stoppedInformer) IsStopped() bool                                           { return true }
+
+func TestShutDownEventHandlerOnAStoppedInformerWaitsUntilItsProcessorHasStoppedTheHandler(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := &gatedLog{release: make(chan struct{})}
+		p := &sharedProcessor{clock: testingclock.NewFakeClock(time.Now())}
+		l := newTestListener(g.handler(), newManualChecker(), nil)
+		p.addListener(l)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); p.run(ctx) }()
+		l.add(notification{kind: notifyAdd, newObj: &v1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "block"}}})
+		synctest.Wait()
+		returned := make(chan error, 1)
+		go func() { returned <- ShutDownEventHandler(stoppedInformer{}, l) }()
+		synctest.Wait()
+		if len(returned) != 0 {
+			t.Fatalf("returned before the processor stopped the handler; calls %v", g)
+		}
+		cancel()
+		synctest.Wait()
+		if len(returned) != 0 {
+			t.Fatalf("returned while the handler is inside its callback; calls %v", g)
+		}
+		close(g.release)
+		if err := <-returned; err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		if got, want := g.String(), "[add block released block]"; got != want {
+			t.Fatalf("calls %s, want %s", got, want)
+		}
 	})
 }

@@ -49,6 +49,9 @@ func notificationInputs(tombstone func(key string, obj any) any, tombstonePtr fu
 		del("tombstone with two slashes", tombstone("a/b/c", nil)),
 		del("tombstone with an object of another type", tombstone("ns/a", "str")),
 		del("tombstone pointer", tombstonePtr("ns/a", pod("ns", "a", "1"))),
+		del("tombstone of a tombstone", tombstone("ns/a", tombstone("ns/a", pod("ns", "a", "1")))),
+		del("tombstone of a tombstone without an object", tombstone("ns/a", tombstone("ns/a", nil))),
+		del("tombstone of a nil pod", tombstone("ns/a", (*v1.Pod)(nil))),
 		del("delete of another type", "str"),
 		del("delete of nil", nil),
 	}

@@ -1,0 +1,105 @@
+package compat137
+
+import (
+	"context"
+	"runtime"
+	"sync/atomic"
+	"testing"
+
+	kc "github.com/kcache-go/cache"
+	kctesting "github.com/kcache-go/cache/testing"
+	v1 "k8s.io/api/core/v1"
+	cg "k8s.io/client-go/tools/cache"
+	cgtesting "k8s.io/client-go/tools/cache/testing"
+)
+
+// stopRaceSide is one library's informer for the stop race: run starts it,
+// shutDown shuts the handler down, isStopped reports IsStopped.
+type stopRaceSide struct {
+	run       func(ctx context.Context)
+	isStopped func() bool
+	shutDown  func() error
+	stop      func()
+}
+
+// newStopRaceSide builds an informer (client-go's when cgSide) with one
+// pod and a handler that flags every callback it is inside of in inside
+// and blocks in its callbacks until release closes.
+func newStopRaceSide(cgSide bool, inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide {
+	enter := func() {
+		inside.Add(1)
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		<-release
+		inside.Add(-1)
+	}
+	if cgSide {
+		src := cgtesting.NewFakeControllerSource()
+		src.Add(pod("ns", "a", ""))
+		src.Add(pod("ns", "b", ""))
+		inf := cg.NewTypedSharedIndexInformer[*v1.Pod](cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
+		h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{AddFunc: func(*v1.Pod) { enter() }})
+		return &stopRaceSide{run: inf.RunWithContext, isStopped: inf.IsStopped,
+			shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+	}
+	src := kctesting.NewFakeControllerSource()
+	src.Add(pod("ns", "a", ""))
+	src.Add(pod("ns", "b", ""))
+	inf := kc.NewTypedSharedIndexInformer[*v1.Pod](kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{}))
+	h, _ := inf.AddTypedEventHandler(kc.TypedResourceEventHandlerFuncs[*v1.Pod]{AddFunc: func(*v1.Pod) { enter() }})
+	return &stopRaceSide{run: inf.RunWithContext, isStopped: inf.IsStopped,
+		shutDown: func() error { return kc.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+}
+
+// raceShutDownWithStop blocks the handler in its first callback, stops the
+// informer, and calls ShutDownEventHandler as soon as IsStopped reports
+// true, while the informer is still stopping its handlers. It returns how
+// many of the iterations saw ShutDownEventHandler return while the handler
+// was still inside a callback.
+func raceShutDownWithStop(cgSide bool, iterations int) int {
+	violations := 0
+	for range iterations {
+		var inside atomic.Int32
+		entered := make(chan struct{}, 1)
+		release := make(chan struct{})
+		side := newStopRaceSide(cgSide, &inside, entered, release)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); side.run(ctx) }()
+		<-entered
+		cancel()
+		for !side.isStopped() {
+			runtime.Gosched()
+		}
+		returned := make(chan struct{})
+		violated := atomic.Bool{}
+		go func() {
+			defer close(returned)
+			_ = side.shutDown()
+			violated.Store(inside.Load() != 0)
+		}()
+		for range 50 {
+			runtime.Gosched()
+		}
+		close(release)
+		<-returned
+		<-done
+		side.stop()
+		if violated.Load() {
+			violations++
+		}
+	}
+	return violations
+}
+
+func TestShutDownEventHandlerRacingTheInformersStopNeverReturnsWhileTheHandlerRuns(t *testing.T) {
+	const iterations = 300
+	if n := raceShutDownWithStop(true, iterations); n != 0 {
+		t.Logf("client-go: %d of %d shutdowns returned while the handler ran", n, iterations)
+	}
+	if n := raceShutDownWithStop(false, iterations); n != 0 {
+		t.Errorf("kcache: %d of %d shutdowns returned while the handler ran", n, iterations)
+	}
+}
