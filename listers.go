@@ -98,18 +98,18 @@ func selectsNothing(selector labels.Selector) bool {
 // index is used when the indexer has one; otherwise a warning is logged
 // (klog, level zero) and every object is scanned.
 func ListAllByNamespace(indexer Indexer, namespace string, selector labels.Selector, appendFn AppendFunc) error {
-	if selectsNothing(selector) {
+	switch {
+	case selectsNothing(selector):
 		return nil
-	}
-	if namespace == metav1.NamespaceAll {
+	case namespace == metav1.NamespaceAll:
 		return ListAll(indexer, selector, appendFn)
 	}
-	items, err := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
-	if err != nil {
-		klog.TODO().Info("Warning: can not retrieve list of objects using index", "err", err)
-		return appendMatching(indexer.List(), namespace, selector, appendFn)
+	inNamespace, indexErr := indexer.Index(NamespaceIndex, &metav1.ObjectMeta{Namespace: namespace})
+	if indexErr == nil {
+		return appendMatching(inNamespace, "", selector, appendFn)
 	}
-	return appendMatching(items, "", selector, appendFn)
+	klog.TODO().Info("Warning: can not retrieve list of objects using index", "err", indexErr)
+	return appendMatching(indexer.List(), namespace, selector, appendFn)
 }
 
 // genericLister lists runtime.Objects of one resource from an Indexer.

