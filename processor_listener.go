@@ -25,7 +25,8 @@ const listenerPanicPause = time.Second
 // short lock and never waits for the handler. One goroutine (run) takes the
 // notifications out in order and calls the handler, so the handler sees
 // every notification, one at a time, in the order they were added; a slow
-// handler only grows its own ring. run takes up to listenerDrainBatch
+// handler only grows its own ring, which gives the memory back once drained
+// (see notificationRing). run takes up to listenerDrainBatch
 // notifications per lock acquisition but checks for stop before each
 // delivery: once stop returned, at most the one notification already being
 // delivered reaches the handler.
