@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -137,6 +138,9 @@ func TestBlockedHandlerDelaysNoOtherHandlerAndLosesNothingOnceReleased(t *testin
 	if !reflect.DeepEqual(slow.snapshot(), fast.snapshot()) {
 		t.Fatalf("blocked handler saw a different sequence once released")
 	}
+	// NB: the last notification leaves the backlog just after the handler
+	// returned from it, so the handler's record can be seen a moment first.
+	waitUntil(func() bool { return slowListener.PendingNotifications() == 0 && slowGauge.v.Load() == 0 })
 	if got := slowListener.PendingNotifications(); got != 0 {
 		t.Fatalf("backlog after drain %d", got)
 	}
@@ -324,5 +328,13 @@ func TestDetermineResyncPeriodNeverGoesBelowTheCheckPeriod(t *testing.T) {
 		if got := determineResyncPeriod(tc.desired, tc.check); got != tc.want {
 			t.Errorf("determineResyncPeriod(%v, %v) = %v, want %v", tc.desired, tc.check, got, tc.want)
 		}
+	}
+}
+
+// waitUntil spins (at most 10 s) until done reports true; it is for the
+// moment between a handler's return and the listener's bookkeeping.
+func waitUntil(done func() bool) {
+	for deadline := time.Now().Add(10 * time.Second); !done() && time.Now().Before(deadline); {
+		runtime.Gosched()
 	}
 }
