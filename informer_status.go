@@ -81,7 +81,7 @@ func (s *sharedIndexInformer) status() InformerStatus {
 		Resource:   s.identifier.GroupVersionResource(),
 		ObjectType: fmt.Sprintf("%T", s.objectType),
 		HasSynced:  s.HasSynced(),
-		Objects:    len(s.indexer.ListKeys()),
+		Objects:    storedCount(s.indexer),
 		Handlers:   s.processor.handlerStatuses(),
 	}
 	for name := range s.indexer.GetIndexers() {
@@ -117,4 +117,13 @@ func (p *sharedProcessor) handlerStatuses() []HandlerStatus {
 		})
 	}
 	return out
+}
+
+// storedCount is how many objects indexer holds: counted directly for
+// kcache's own store, from ListKeys for any other.
+func storedCount(indexer Indexer) int {
+	if counted, ok := indexer.(interface{ count() int }); ok {
+		return counted.count()
+	}
+	return len(indexer.ListKeys())
 }

@@ -466,3 +466,11 @@ func mapKeys[K comparable, V any](m map[K]V) []K {
 	}
 	return keys
 }
+
+// count returns how many objects are stored, without listing their keys
+// (the debug page asks for it on every refresh). It takes the read lock.
+func (t *threadSafeMap) count() int {
+	t.lock.RLock()
+	defer t.lock.RUnlock()
+	return len(t.entries)
+}
