@@ -65,20 +65,23 @@ func traceInformer(t *testing.T, newInformer func(clientgocache.ListerWatcher, r
 	t.Helper()
 	tr := viewTrace{Events: map[string][]string{}}
 	var mu sync.Mutex
-	progress := make(chan string, 16)
+	progress := make(chan string, 64) // more than every event the script causes
 	record := func(handler, format string, args ...any) {
 		mu.Lock()
 		defer mu.Unlock()
-		tr.Events[handler] = append(tr.Events[handler], fmt.Sprintf(format, args...))
-		if handler == "funcs" {
-			progress <- tr.Events[handler][len(tr.Events[handler])-1]
-		}
+		event := fmt.Sprintf(format, args...)
+		tr.Events[handler] = append(tr.Events[handler], event)
+		progress <- handler + ": " + event
 	}
-	awaitEvent := func(want string) {
-		for got := range progress {
-			if got == want {
-				return
-			}
+	// awaitEvents returns once every one of wants ("handler: event") was
+	// recorded; handlers run on their own goroutines, so each is awaited.
+	awaitEvents := func(wants ...string) {
+		pending := map[string]bool{}
+		for _, w := range wants {
+			pending[w] = true
+		}
+		for len(pending) > 0 {
+			delete(pending, <-progress)
 		}
 	}
 	describe := func(obj interface{}) string {
@@ -122,14 +125,15 @@ func traceInformer(t *testing.T, newInformer func(clientgocache.ListerWatcher, r
 		t.Fatal("no sync")
 	}
 	(<-src.watcher).Error(&metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old"})
-	awaitEvent("delete client-go tombstone ns/b of *v1.Pod")
+	awaitEvents("funcs: delete client-go tombstone ns/b of *v1.Pod", "detailed: delete client-go tombstone ns/b of *v1.Pod",
+		"filtering: delete client-go tombstone ns/b of *v1.Pod")
 	w := <-src.watcher // the relist happened before the second watch
 	w.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c", ResourceVersion: "21"}})
-	awaitEvent("add *v1.Pod c")
+	awaitEvents("funcs: add *v1.Pod c", "detailed: add *v1.Pod c initial=false", "filter: sees *v1.Pod c")
 	pods, _ := corelisters.NewPodLister(inf.GetIndexer()).Pods("ns").List(labels.Everything())
 	byNS, _ := inf.GetIndexer().ByIndex(clientgocache.NamespaceIndex, "ns")
 	tr.AfterSync = append(tr.AfterSync, fmt.Sprint(len(pods), len(byNS), len(inf.GetStore().ListKeys())),
-		inf.LastSyncResourceVersion(), fmt.Sprint(inf.IsStopped()),
+		fmt.Sprint(inf.IsStopped()),
 		describeErr(inf.AddIndexers(clientgocache.Indexers{"x": clientgocache.MetaNamespaceIndexFunc})),
 		describeErr(inf.SetTransform(func(o interface{}) (interface{}, error) { return o, nil })),
 		describeErr(inf.SetWatchErrorHandler(func(*clientgocache.Reflector, error) {})),
@@ -137,8 +141,11 @@ func traceInformer(t *testing.T, newInformer func(clientgocache.ListerWatcher, r
 		fmt.Sprint(reflect.TypeOf(inf.GetController()) == nil))
 	cancel()
 	<-done
+	// NB: the handler may see "c" before the reflector records resource
+	// version 21 (in both libraries), so the version is read once the
+	// informer has stopped and the reflector can no longer move it.
 	reg, err := inf.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
-	tr.AfterStop = append(tr.AfterStop, fmt.Sprint(inf.IsStopped()), fmt.Sprint(reg == nil, err != nil), describeErr(inf.RemoveEventHandler(reg)))
+	tr.AfterStop = append(tr.AfterStop, inf.LastSyncResourceVersion(), fmt.Sprint(inf.IsStopped()), fmt.Sprint(reg == nil, err != nil), describeErr(inf.RemoveEventHandler(reg)))
 	mu.Lock()
 	defer mu.Unlock()
 	return tr
