@@ -24,7 +24,7 @@ func internString(s string) string {
 // in place. NB: assigning to an existing key stores the new key too (the
 // runtime updates string keys on assignment), so the map's own key copies
 // are dropped without rebuilding the map: no allocation, no second map.
-// TestInternStringsRewritesMapKeysInPlace pins that.
+// TestInternStringsRewritesLabelAndAnnotationMapsInPlace pins that.
 func internStringMap(m map[string]string) {
 	for k, v := range m {
 		m[internString(k)] = internString(v)
