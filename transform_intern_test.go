@@ -104,7 +104,9 @@ func TestInternStringsMakesSeparatelyDecodedObjectsShareTheBytesOfEveryInternedS
 		{"typed pods", func(n string) interface{} { return decodedPod(n) },
 			func(o interface{}) []labelled { return internedStringsOfMeta(&o.(*corev1.Pod).ObjectMeta) }},
 		{"PartialObjectMetadata", func(n string) interface{} { return decodedPartial(n) },
-			func(o interface{}) []labelled { return internedStringsOfMeta(&o.(*metav1.PartialObjectMetadata).ObjectMeta) }},
+			func(o interface{}) []labelled {
+				return internedStringsOfMeta(&o.(*metav1.PartialObjectMetadata).ObjectMeta)
+			}},
 		{"Unstructured", func(n string) interface{} { return decodedUnstructured(n) },
 			func(o interface{}) []labelled { return internedStringsOfUnstructured(o.(*unstructured.Unstructured)) }},
 		{"tombstones of typed pods", func(n string) interface{} {

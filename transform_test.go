@@ -238,4 +238,3 @@ func TestChainTransformsIsNotAffectedByLaterChangesToItsArgumentSlice(t *testing
 		t.Fatalf("got %v, %v; want the pod stripped", got, err)
 	}
 }
-
