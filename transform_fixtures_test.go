@@ -120,9 +120,10 @@ func transformKinds() []transformKind {
 		{"a kcache tombstone of an Unstructured", func() interface{} {
 			return kcache.DeletedFinalStateUnknown{Key: "shop/p", Obj: decodedUnstructured("p")}
 		}, true},
-		{"a client-go tombstone of a pod", func() interface{} {
+		{"a client-go tombstone of a pod (not the root package's concern)", func() interface{} {
 			return clientgocache.DeletedFinalStateUnknown{Key: "shop/p", Obj: decodedPod("p")}
-		}, true},
+		}, false},
+		{"a typed PodList", func() interface{} { return &corev1.PodList{Items: []corev1.Pod{*decodedPod("p")}} }, false},
 		{"a kcache tombstone without an object", func() interface{} { return kcache.DeletedFinalStateUnknown{Key: "shop/p"} }, false},
 		{"an UnstructuredList", func() interface{} {
 			return &unstructured.UnstructuredList{Object: map[string]interface{}{"kind": "PodList"},
