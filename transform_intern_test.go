@@ -6,10 +6,12 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 	"weak"
 
+	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -213,5 +215,29 @@ func TestInternedStringsThatNothingReferencesAnyMoreAreCollected(t *testing.T) {
 	}
 	if wp.Value() != nil {
 		t.Fatal("the interned copy survived garbage collection with no reference left")
+	}
+}
+
+func TestInternStringsOnObjectsOfSeveralGoroutinesGivesEveryOneTheSameCanonicalStrings(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	const workers = 4
+	pods := make([]*corev1.Pod, workers)
+	var wg sync.WaitGroup
+	for i := range pods {
+		pods[i] = decodedPod(fmt.Sprint("p", i))
+		wg.Add(1)
+		go func(pod *corev1.Pod) {
+			defer wg.Done()
+			_, _ = kcache.InternStrings(pod)
+		}(pods[i])
+	}
+	wg.Wait()
+	want := internedStringsOfMeta(&pods[0].ObjectMeta)
+	for _, pod := range pods[1:] {
+		for i, l := range internedStringsOfMeta(&pod.ObjectMeta) {
+			if unsafe.StringData(l.s) != unsafe.StringData(want[i].s) {
+				t.Errorf("%s: %s does not share %q with %s", l.where, pod.Name, l.s, pods[0].Name)
+			}
+		}
 	}
 }
