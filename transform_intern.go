@@ -27,7 +27,18 @@ func internString(s string) string {
 // TestInternStringsRewritesLabelAndAnnotationMapsInPlace pins that.
 func internStringMap(m map[string]string) {
 	for k, v := range m {
-		m[internString(k)] = internString(v)
+		ck, cv := internString(k), internString(v)
+		if !sameStringData(ck, k) || !sameStringData(cv, v) {
+			m[ck] = cv
+		}
+	}
+}
+
+// internStringField interns *s in place, writing only when *s is not the
+// canonical copy already.
+func internStringField(s *string) {
+	if c := internString(*s); !sameStringData(c, *s) {
+		*s = c
 	}
 }
 
@@ -36,24 +47,26 @@ func internStringMap(m map[string]string) {
 func internOwnerReferences(refs []metav1.OwnerReference) {
 	for i := range refs {
 		r := &refs[i]
-		r.APIVersion = internString(r.APIVersion)
-		r.Kind = internString(r.Kind)
-		r.Name = internString(r.Name)
-		r.UID = types.UID(internString(string(r.UID)))
+		internStringField(&r.APIVersion)
+		internStringField(&r.Kind)
+		internStringField(&r.Name)
+		if c := internString(string(r.UID)); !sameStringData(c, string(r.UID)) {
+			r.UID = types.UID(c)
+		}
 	}
 }
 
 // internStrings interns every string of ss in place.
 func internStrings(ss []string) {
-	for i, s := range ss {
-		ss[i] = internString(s)
+	for i := range ss {
+		internStringField(&ss[i])
 	}
 }
 
 // internMeta is InternStrings's edit of an ObjectMeta.
 func internMeta(m *metav1.ObjectMeta) {
-	m.Namespace = internString(m.Namespace)
-	m.GenerateName = internString(m.GenerateName)
+	internStringField(&m.Namespace)
+	internStringField(&m.GenerateName)
 	internStringMap(m.Labels)
 	internStringMap(m.Annotations)
 	internOwnerReferences(m.OwnerReferences)
@@ -64,21 +77,25 @@ func internMeta(m *metav1.ObjectMeta) {
 // setters; a map or slice a getter returned is set back, for
 // implementations whose getters return copies.
 func internObject(o metav1.Object) {
-	o.SetNamespace(internString(o.GetNamespace()))
-	o.SetGenerateName(internString(o.GetGenerateName()))
-	if l := o.GetLabels(); len(l) > 0 {
+	if s := o.GetNamespace(); !sameStringData(internString(s), s) {
+		o.SetNamespace(internString(s))
+	}
+	if s := o.GetGenerateName(); !sameStringData(internString(s), s) {
+		o.SetGenerateName(internString(s))
+	}
+	if l := o.GetLabels(); len(l) > 0 && !stringMapInterned(l) {
 		internStringMap(l)
 		o.SetLabels(l)
 	}
-	if a := o.GetAnnotations(); len(a) > 0 {
+	if a := o.GetAnnotations(); len(a) > 0 && !stringMapInterned(a) {
 		internStringMap(a)
 		o.SetAnnotations(a)
 	}
-	if refs := o.GetOwnerReferences(); len(refs) > 0 {
+	if refs := o.GetOwnerReferences(); len(refs) > 0 && !ownerReferencesInterned(refs) {
 		internOwnerReferences(refs)
 		o.SetOwnerReferences(refs)
 	}
-	if f := o.GetFinalizers(); len(f) > 0 {
+	if f := o.GetFinalizers(); len(f) > 0 && !stringsInterned(f) {
 		internStrings(f)
 		o.SetFinalizers(f)
 	}
@@ -131,4 +148,36 @@ func InternStrings(obj interface{}) (interface{}, error) {
 // both empty), that is whether one is already the other's interned copy.
 func sameStringData(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// stringMapInterned reports whether every key and value of m is its
+// canonical copy already (so internObject need not set it back).
+func stringMapInterned(m map[string]string) bool {
+	for k, v := range m {
+		if !sameStringData(internString(k), k) || !sameStringData(internString(v), v) {
+			return false
+		}
+	}
+	return true
+}
+
+// ownerReferencesInterned reports whether the strings internOwnerReferences
+// interns are all canonical copies already.
+func ownerReferencesInterned(refs []metav1.OwnerReference) bool {
+	for _, r := range refs {
+		if !stringsInterned([]string{r.APIVersion, r.Kind, r.Name, string(r.UID)}) {
+			return false
+		}
+	}
+	return true
+}
+
+// stringsInterned reports whether every string of ss is its canonical copy.
+func stringsInterned(ss []string) bool {
+	for _, s := range ss {
+		if !sameStringData(internString(s), s) {
+			return false
+		}
+	}
+	return true
 }

@@ -6,26 +6,53 @@ package cache
 // unexpected type are left alone.
 func internUnstructuredMetadata(md map[string]interface{}) {
 	for k, v := range md {
+		nv := v
 		switch k {
 		case "namespace", "generateName":
-			md[internString(k)] = internBoxedString(v)
+			nv = internBoxedString(v)
 		case "labels", "annotations":
 			if m, ok := v.(map[string]interface{}); ok {
 				internBoxedStringMap(m)
 			}
-			md[internString(k)] = v
 		case "ownerReferences":
 			internUnstructuredOwnerReferences(v)
-			md[internString(k)] = v
 		case "finalizers":
 			if s, ok := v.([]interface{}); ok {
-				for i, f := range s {
-					s[i] = internBoxedString(f)
-				}
+				internBoxedStrings(s)
 			}
-			md[internString(k)] = v
-		default:
-			md[internString(k)] = v
+		}
+		setInternedKey(md, k, v, nv)
+	}
+}
+
+// setInternedKey stores nv under the canonical copy of k in m, which holds
+// v under k, but only when either differs (nv is v or a new value), so an
+// interned map is never written: a second pass over it is read-only.
+func setInternedKey(m map[string]interface{}, k string, v, nv interface{}) {
+	ck := internString(k)
+	if sameStringData(ck, k) && sameBox(v, nv) {
+		return
+	}
+	m[ck] = nv
+}
+
+// sameBox reports whether nv is v as internBoxedString returned it (the
+// same interface value, not a re-boxed string).
+func sameBox(v, nv interface{}) bool {
+	s, ok := v.(string)
+	if !ok {
+		return true // internBoxedString returns non-strings as they are
+	}
+	ns, _ := nv.(string)
+	return sameStringData(s, ns)
+}
+
+// internBoxedStrings interns the string entries of s in place, writing only
+// those that are not canonical copies already.
+func internBoxedStrings(s []interface{}) {
+	for i, f := range s {
+		if nf := internBoxedString(f); !sameBox(f, nf) {
+			s[i] = nf
 		}
 	}
 }
@@ -48,7 +75,7 @@ func internBoxedString(v interface{}) interface{} {
 // internBoxedStringMap interns the keys of m and its string values, in place.
 func internBoxedStringMap(m map[string]interface{}) {
 	for k, v := range m {
-		m[internString(k)] = internBoxedString(v)
+		setInternedKey(m, k, v, internBoxedString(v))
 	}
 }
 
@@ -66,11 +93,12 @@ func internUnstructuredOwnerReferences(refs interface{}) {
 			continue
 		}
 		for k, v := range m {
+			nv := v
 			switch k {
 			case "apiVersion", "kind", "name", "uid":
-				v = internBoxedString(v)
+				nv = internBoxedString(v)
 			}
-			m[internString(k)] = v
+			setInternedKey(m, k, v, nv)
 		}
 	}
 }

@@ -11,9 +11,21 @@ const lastAppliedConfigAnnotation = "kubectl.kubernetes.io/last-applied-configur
 
 // stripManagedFields is StripManagedFields's edit per metadata representation.
 var stripManagedFields = metadataTransform{
-	meta:         func(m *metav1.ObjectMeta) { m.ManagedFields = nil },
-	object:       func(o metav1.Object) { o.SetManagedFields(nil) },
-	unstructured: func(md map[string]interface{}) { delete(md, "managedFields") },
+	meta: func(m *metav1.ObjectMeta) {
+		if m.ManagedFields != nil {
+			m.ManagedFields = nil
+		}
+	},
+	object: func(o metav1.Object) {
+		if o.GetManagedFields() != nil {
+			o.SetManagedFields(nil)
+		}
+	},
+	unstructured: func(md map[string]interface{}) {
+		if _, ok := md["managedFields"]; ok {
+			delete(md, "managedFields")
+		}
+	},
 }
 
 // StripManagedFields is a TransformFunc that drops metadata.managedFields,
@@ -53,7 +65,11 @@ func StripManagedFields(obj interface{}) (interface{}, error) {
 // stripLastApplied is StripLastAppliedConfiguration's edit per metadata
 // representation.
 var stripLastApplied = metadataTransform{
-	meta: func(m *metav1.ObjectMeta) { m.Annotations = withoutLastApplied(m.Annotations) },
+	meta: func(m *metav1.ObjectMeta) {
+		if _, ok := m.Annotations[lastAppliedConfigAnnotation]; ok {
+			m.Annotations = withoutLastApplied(m.Annotations)
+		}
+	},
 	object: func(o metav1.Object) {
 		if a := o.GetAnnotations(); a != nil {
 			if _, ok := a[lastAppliedConfigAnnotation]; ok {
