@@ -130,8 +130,11 @@ var internStringsTransform = metadataTransform{
 // itself), so InternStrings is idempotent, commutes with every other
 // transform, and leaves nil maps and slices nil and empty ones empty. It
 // edits in place: maps keep their identity, with keys and values replaced
-// by assignment. Tombstones, nil, lists and objects without metadata are
-// handled as by StripManagedFields. The error is always nil.
+// by assignment, and only where a string is not its canonical copy yet, so
+// a second application writes nothing (objects already in the cache passed
+// to Replace again are read, never written, while listers read them).
+// Tombstones, nil, lists and objects without metadata are handled as by
+// StripManagedFields. The error is always nil.
 //
 // Cost: one lookup in the unique package's map per interned string (about
 // 25 for a typical pod), no allocation for a string already interned, one

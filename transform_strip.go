@@ -50,9 +50,11 @@ var stripManagedFields = metadataTransform{
 //
 // It edits the object in place (allowed since Kubernetes 1.27: a transform
 // sees the object before anyone else) and returns the same object. It is
-// idempotent, so objects passed to Replace again are fine, and commutes with
-// the other transforms of this package. kcache's DeletedFinalStateUnknown
-// is returned with the same Key and its Obj stripped. nil, a typed nil
+// idempotent and writes only what it removes, so objects already in the
+// cache passed to Replace again are only read, never written while listers
+// read them; it commutes with the other transforms of this package.
+// kcache's DeletedFinalStateUnknown is returned with the same Key and its
+// Obj stripped. nil, a typed nil
 // pointer, lists (UnstructuredList, PodList: an informer never stores a
 // list; transform the items), client-go's tombstone type (the root package
 // does not handle client-go types) and anything without object metadata
@@ -122,8 +124,8 @@ func stripLastAppliedUnstructured(md map[string]interface{}) {
 // it was the only annotation, the map goes too (ObjectMeta.Annotations =
 // nil; the "annotations" key of an Unstructured's metadata is removed), so
 // no empty map is kept. Other annotations, and objects without the
-// annotation, are never changed (an empty annotations map stays as it
-// was).
+// annotation, are never changed, not even written (an empty annotations
+// map stays as it was).
 //
 // In place, idempotent, commutes with the other transforms of this package;
 // tombstones, nil, lists and objects without metadata are handled as by
