@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unique"
 	"unsafe"
 	"weak"
 
@@ -201,11 +202,16 @@ func TestInternStringsKeepsTheTypesOfMalformedUnstructuredValues(t *testing.T) {
 // canonical copy's bytes; the string itself goes out of scope.
 func internedOnce(t *testing.T) weak.Pointer[byte] {
 	t.Helper()
-	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{
-		"only-here": strings.Repeat("transient-label-value-", 8) + t.Name(),
-	}}}
+	value := strings.Repeat("transient-label-value-", 8) + t.Name()
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"only-here": value}}}
 	_, _ = kcache.InternStrings(pod)
-	return weak.Make(unsafe.StringData(pod.Labels["only-here"]))
+	got := pod.Labels["only-here"]
+	// NB: without these checks the test would pass if InternStrings did
+	// nothing at all (the pod's own copy is collected too).
+	if unsafe.StringData(got) == unsafe.StringData(value) || unsafe.StringData(got) != unsafe.StringData(unique.Make(value).Value()) {
+		t.Fatal("the label value was not replaced by its canonical copy")
+	}
+	return weak.Make(unsafe.StringData(got))
 }
 
 func TestInternedStringsThatNothingReferencesAnyMoreAreCollected(t *testing.T) {
