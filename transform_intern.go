@@ -136,6 +136,11 @@ var internStringsTransform = metadataTransform{
 // Tombstones, nil, lists and objects without metadata are handled as by
 // StripManagedFields. The error is always nil.
 //
+// Concurrency: objects interned concurrently must not share maps or slices
+// (two objects built from one template, say): interning writes those maps.
+// Within one informer or queue transforms run one at a time, and decoded
+// objects never share them.
+//
 // Cost: one lookup in the unique package's map per interned string (about
 // 25 for a typical pod), no allocation for a string already interned, one
 // copy of a string seen for the first time. That is the most expensive of
