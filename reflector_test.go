@@ -384,13 +384,18 @@ func TestResyncErrorEndsTheWatch(t *testing.T) {
 	}
 }
 
-// failingListerWatcher fails every List.
+// failingListerWatcher fails every List, announcing each on lists until
+// stopped is closed.
 type failingListerWatcher struct {
-	lists chan struct{}
+	lists   chan struct{}
+	stopped chan struct{}
 }
 
 func (l failingListerWatcher) List(metav1.ListOptions) (runtime.Object, error) {
-	l.lists <- struct{}{}
+	select {
+	case l.lists <- struct{}{}:
+	case <-l.stopped:
+	}
 	return nil, errors.New("down")
 }
 
@@ -400,7 +405,7 @@ func (l failingListerWatcher) Watch(metav1.ListOptions) (watch.Interface, error)
 
 func TestRunHandsEveryFailedRoundToTheErrorHandlerUntilStopped(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	lw := failingListerWatcher{lists: make(chan struct{})}
+	lw := failingListerWatcher{lists: make(chan struct{}), stopped: make(chan struct{})}
 	r := NewReflectorWithOptions(ToListWatcherWithWatchListSemantics(&ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, unsupportingClient{}),
 		&v1.Pod{}, NewStore(MetaNamespaceKeyFunc), ReflectorOptions{Backoff: &wait.Backoff{Duration: time.Millisecond, Factor: 1, Steps: 1}})
 	errs := make(chan error, 8)
@@ -423,12 +428,11 @@ func TestRunHandsEveryFailedRoundToTheErrorHandlerUntilStopped(t *testing.T) {
 		}
 	}
 	close(stop)
-	go func() {
-		for range lw.lists {
-		}
-	}()
+	// NB: Run may return while a List it started is still running on its
+	// own goroutine (client-go's Run does too); that List must be able to
+	// finish, so it is released rather than its channel closed under it.
+	close(lw.stopped)
 	<-finished
-	close(lw.lists)
 }
 
 // recordingMetrics records every observation by metric name.
