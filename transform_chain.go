@@ -1,0 +1,56 @@
+package cache
+
+// ChainTransforms returns a TransformFunc that applies transforms in order,
+// each to the result of the one before; nil entries are skipped. The first
+// error stops the chain and is returned with that transform's result. With
+// no (non-nil) transform it returns its input unchanged. The chain is as
+// idempotent as its members are, and allocates nothing per call.
+func ChainTransforms(transforms ...TransformFunc) TransformFunc {
+	chain := make([]TransformFunc, 0, len(transforms))
+	for _, t := range transforms {
+		if t != nil {
+			chain = append(chain, t)
+		}
+	}
+	return func(obj interface{}) (interface{}, error) {
+		for _, t := range chain {
+			var err error
+			if obj, err = t(obj); err != nil {
+				return obj, err
+			}
+		}
+		return obj, nil
+	}
+}
+
+// recommendedMemoryTransform is the chain behind RecommendedMemoryTransform.
+var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAppliedConfiguration, InternStrings)
+
+// RecommendedMemoryTransform is StripManagedFields, then
+// StripLastAppliedConfiguration, then InternStrings: the three memory
+// transforms of this package, in the order that interns the least (the
+// stripped strings are never interned). Use it as
+// informer.SetTransform(cache.RecommendedMemoryTransform) or as a queue's
+// Transformer. Like its parts it edits in place, is idempotent, handles
+// tombstones, nil and objects without metadata, and never returns an error.
+//
+// Which transform to pick when:
+//   - StripManagedFields: always, unless the controller reads managedFields
+//     of cached objects (for example to compute server-side-apply diffs or
+//     field ownership from the cache). They are 20–40% of a typical object.
+//   - StripLastAppliedConfiguration: always, unless the controller reads
+//     that annotation (kubectl-like tools computing three-way merges).
+//     Objects created with client-side `kubectl apply` carry their whole
+//     manifest in it.
+//   - InternStrings: when many cached objects share namespaces, label and
+//     annotation keys and values or owners (pods of Deployments, DaemonSets
+//     and Jobs; anything labelled by a Helm chart or an operator). It costs
+//     a hash lookup per string per event and saves the repeated copies; on
+//     a cache of few, unrelated objects it saves little.
+//
+// For a transform of your own, put it before these in ChainTransforms when
+// it reads what they remove, and make it idempotent too: an informer may
+// transform an object twice.
+func RecommendedMemoryTransform(obj interface{}) (interface{}, error) {
+	return recommendedMemoryTransform(obj)
+}
