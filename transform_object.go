@@ -25,9 +25,8 @@ type metadataTransform struct {
 // is returned with the same Key); *unstructured.Unstructured (its
 // "metadata" map, when that is a map); objects whose GetObjectMeta returns
 // a *metav1.ObjectMeta (every typed API object, PartialObjectMetadata);
-// other metav1.Object implementations; client-go's DeletedFinalStateUnknown
-// (its Obj, when a pointer, is edited in place and the tombstone returned
-// as it came). Anything else (no object metadata) is returned unchanged.
+// other metav1.Object implementations. Anything else (no object metadata,
+// lists, client-go's own tombstone type) is returned unchanged.
 // It never returns an error and never allocates for the dispatch itself.
 func applyMetadataTransform(obj interface{}, t *metadataTransform) (interface{}, error) {
 	switch o := obj.(type) {
@@ -62,10 +61,6 @@ func applyMetadataTransform(obj interface{}, t *metadataTransform) (interface{},
 		}
 	case metav1.Object:
 		t.object(o)
-	default:
-		if _, last, ok := foreignTombstoneParts(obj); ok && last != nil {
-			_, _ = applyMetadataTransform(last, t)
-		}
 	}
 	return obj, nil
 }

@@ -25,19 +25,27 @@ var stripManagedFields = metadataTransform{
 // Effect: a typed object (*v1.Pod, …) or *metav1.PartialObjectMetadata gets
 // ObjectMeta.ManagedFields = nil; an *unstructured.Unstructured loses the
 // "managedFields" key of its "metadata" map; any other metav1.Object gets
-// SetManagedFields(nil). This is what controller-runtime's
-// TransformStripManagedFields does (pinned by a differential test in
-// examples/controller-runtime). Nothing else is changed.
+// SetManagedFields(nil). Nothing else is changed.
+//
+// On every well-formed object this is what controller-runtime's
+// TransformStripManagedFields does (a differential test in
+// examples/controller-runtime runs both on the same objects); on three
+// inputs kcache deliberately differs: it strips the object inside kcache's
+// DeletedFinalStateUnknown (controller-runtime does not know that type),
+// returns a typed nil pointer unchanged (controller-runtime panics), and
+// removes an Unstructured's "managedFields" whatever its value
+// (controller-runtime keeps a value that does not parse as managed fields).
 //
 // It edits the object in place (allowed since Kubernetes 1.27: a transform
 // sees the object before anyone else) and returns the same object. It is
 // idempotent, so objects passed to Replace again are fine, and commutes with
-// the other transforms of this package. A DeletedFinalStateUnknown
-// tombstone (kcache's, or client-go's when its Obj is a pointer) is returned
-// with its Obj stripped. nil, a typed nil pointer, an UnstructuredList (lists
-// are never stored; transform the items) and anything without object
-// metadata are returned unchanged. The error is always nil, so an informer
-// never drops an object because of it.
+// the other transforms of this package. kcache's DeletedFinalStateUnknown
+// is returned with the same Key and its Obj stripped. nil, a typed nil
+// pointer, lists (UnstructuredList, PodList: an informer never stores a
+// list; transform the items), client-go's tombstone type (the root package
+// does not handle client-go types) and anything without object metadata
+// are returned unchanged. The error is always nil, so an informer never
+// drops an object because of it.
 func StripManagedFields(obj interface{}) (interface{}, error) {
 	return applyMetadataTransform(obj, &stripManagedFields)
 }
