@@ -21,8 +21,8 @@ type metadataTransform struct {
 
 // applyMetadataTransform applies t to obj in place and returns obj. It
 // handles, in this order: nil and typed nil pointers (returned unchanged);
-// kcache's DeletedFinalStateUnknown (its Obj is transformed, the tombstone
-// is returned with the same Key); *unstructured.Unstructured (its
+// kcache's DeletedFinalStateUnknown (its Obj is transformed in place and
+// the tombstone itself returned); *unstructured.Unstructured (its
 // "metadata" map, when that is a map); objects whose GetObjectMeta returns
 // a *metav1.ObjectMeta (every typed API object, PartialObjectMetadata);
 // other metav1.Object implementations. Anything else (no object metadata,
@@ -33,8 +33,11 @@ func applyMetadataTransform(obj interface{}, t *metadataTransform) (interface{},
 	case nil:
 		return nil, nil
 	case DeletedFinalStateUnknown:
-		o.Obj, _ = applyMetadataTransform(o.Obj, t)
-		return o, nil
+		// NB: the inner object is edited in place and every edit returns
+		// its input, so the tombstone that came in is already the result;
+		// returning it avoids boxing a new one.
+		_, _ = applyMetadataTransform(o.Obj, t)
+		return obj, nil
 	case *unstructured.Unstructured:
 		if o != nil {
 			if md, ok := o.Object["metadata"].(map[string]interface{}); ok {
