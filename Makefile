@@ -42,6 +42,20 @@ compat:
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime=$(BENCHTIME) ./benchmarks/
 
+## bench-memory: the realistic-pod memory benchmarks of both libraries in one
+## run, with ratios: retained heap per cached pod (10k and 100k pods) and the
+## initial-sync peak heap (100k, List and WatchList), each without and with
+## the memory transforms (about 30 minutes on 2 idle cores, up to ~3 GiB;
+## MEMORY_BENCH=regexp narrows, MEMORY_OUT=file keeps the raw output)
+MEMORY_BENCH ?= BenchmarkRealisticPods
+MEMORY_OUT   ?= /tmp/kcache-bench-memory.txt
+.PHONY: bench-memory
+bench-memory:
+	$(GO) test -run '^$$' -bench '$(MEMORY_BENCH)' -benchmem -benchtime=1x -timeout 120m ./benchmarks/ | tee $(MEMORY_OUT)
+	@echo
+	$(GO) run ./benchmarks/cmd/ratios < $(MEMORY_OUT)
+	@if grep -q '^FAIL' $(MEMORY_OUT); then echo "bench-memory: benchmarks failed (see $(MEMORY_OUT))" >&2; exit 1; fi
+
 ## apicover: exported-API coverage against client-go v0.36.2
 apicover:
 	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)
