@@ -244,9 +244,17 @@ func chaosRun(t *testing.T, label string, seed uint64, rates map[faultproxy.Clas
 	t.Logf("%d writes in %s", spec.ops*len(sides), time.Since(start).Round(time.Millisecond))
 	// Faults stop with the writes: every watcher then converges without
 	// new ones, and the figures cover the same window for every library.
+	// NB: the window is a request index, not a moment: each proxy of a side
+	// still faults the requests its busiest peer has already made, so a
+	// library whose (jittered) backoff brings its next request a moment
+	// after the writes stop still meets the fault its peers met.
 	for _, s := range sides {
+		var n uint64
 		for _, p := range s.proxies {
-			p.Quiesce()
+			n = max(n, p.Requests())
+		}
+		for _, p := range s.proxies {
+			p.QuiesceFrom(n)
 		}
 	}
 	var res chaosResult

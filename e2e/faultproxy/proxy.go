@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -52,8 +53,9 @@ type Proxy struct {
 	cfg Config
 	// next is the index of the next request.
 	next atomic.Uint64
-	// quiet is set by Quiesce: new requests get no fault.
-	quiet atomic.Bool
+	// quietFrom is the first request index that gets no fault (set by
+	// Quiesce and QuiesceFrom); math.MaxUint64 until then.
+	quietFrom atomic.Uint64
 	// ctx ends with Close, so that open streams end.
 	ctx context.Context
 	// cancel ends ctx.
@@ -102,6 +104,7 @@ func New(cfg Config) (*Proxy, error) {
 		cfg.MinBackoff = 50 * time.Millisecond
 	}
 	p := &Proxy{cfg: cfg, stats: newStats()}
+	p.quietFrom.Store(math.MaxUint64)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -135,7 +138,18 @@ func (p *Proxy) Close() {
 // Quiesce stops injecting faults into requests that arrive from now on
 // (streams already open keep their planned fault); the proxy then only
 // forwards and counts.
-func (p *Proxy) Quiesce() { p.quiet.Store(true) }
+func (p *Proxy) Quiesce() { p.quietFrom.Store(0) }
+
+// QuiesceFrom stops injecting faults into the requests of index n and
+// later; requests before n (those still to come included) keep their
+// planned fault. Proxies that serve the same seed to different clients
+// quiesced at one n give every client the same faults, however late a
+// client's backoff brings its n-th request.
+func (p *Proxy) QuiesceFrom(n uint64) { p.quietFrom.Store(n) }
+
+// Requests returns how many requests the proxy has seen so far: the index
+// the next one gets.
+func (p *Proxy) Requests() uint64 { return p.next.Load() }
 
 // Plan returns the fault, and its position, that request index of class c
 // draws (what the proxy injects into it unless quiesced): tests use it to
@@ -167,7 +181,7 @@ func (p *Proxy) planFor(index uint64, class Class) plan {
 	rng := rand.New(rand.NewPCG(mix64(p.cfg.Seed), mix64(p.cfg.Seed^mix64(index))))
 	u, at := rng.Float64(), rng.IntN(p.cfg.MaxEvents)
 	pl := plan{index: index, class: class, at: at}
-	if p.quiet.Load() {
+	if index >= p.quietFrom.Load() {
 		return pl
 	}
 	rates := p.cfg.Rates

@@ -287,3 +287,19 @@ func TestAQuiescedProxyPlansNoMoreFaults(t *testing.T) {
 		t.Fatalf("planned %v after Quiesce", f)
 	}
 }
+
+func TestAProxyQuiescedFromAnIndexStillFaultsTheRequestsBeforeIt(t *testing.T) {
+	p, err := New(Config{Upstream: mustURL(t, "http://x"), Rates: Rates{InternalError: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.QuiesceFrom(3)
+	for index, want := range []Fault{InternalError, InternalError, InternalError, None, None} {
+		if f := p.planFor(uint64(index), List).fault; f != want {
+			t.Errorf("request %d planned %v after QuiesceFrom(3), want %v", index, f, want)
+		}
+	}
+	if n := p.Requests(); n != 0 {
+		t.Errorf("Requests() = %d before any request, want 0", n)
+	}
+}
