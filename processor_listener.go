@@ -162,7 +162,7 @@ func (l *processorListener) add(n notification) {
 	}
 	l.pending.push(n)
 	l.mu.Unlock()
-	l.backlog.Set(float64(l.queued.Add(1)))
+	l.publishBacklog(l.queued.Add(1))
 	l.signal()
 }
 
@@ -264,7 +264,7 @@ func (l *processorListener) dropUndelivered() {
 	dropped += l.pending.len()
 	l.pending = notificationRing{}
 	l.mu.Unlock()
-	l.backlog.Set(float64(l.queued.Add(-int64(dropped))))
+	l.publishBacklog(l.queued.Add(-int64(dropped)))
 }
 
 // pauseAfterPanic runs after a recovered handler panic: it waits until a
@@ -307,7 +307,28 @@ func (l *processorListener) deliver(slot *notification) {
 
 // finished records that one notification left the backlog.
 func (l *processorListener) finished() {
-	l.backlog.Set(float64(l.queued.Add(-1)))
+	l.publishBacklog(l.queued.Add(-1))
+}
+
+// publishBacklog sets the backlog gauge to n, the count an Add on queued
+// just returned, and again to queued's current value while that moved
+// meanwhile.
+//
+// NB: the adder (distributing goroutine) and the listener's goroutine both
+// publish; without the re-check, an adder preempted between its Add and
+// its Set could publish its count after the listener had published a later
+// one, and the gauge would keep a stale backlog (say 1 once drained) until
+// the next notification. The last Set is always of a value read after it,
+// so the gauge ends at the final count. Lock-free: one more atomic load.
+func (l *processorListener) publishBacklog(n int64) {
+	for {
+		l.backlog.Set(float64(n))
+		now := l.queued.Load()
+		if now == n {
+			return
+		}
+		n = now
+	}
 }
 
 // HasSynced reports if both the parent has synced and all pre-sync

@@ -331,10 +331,10 @@ func TestDetermineResyncPeriodNeverGoesBelowTheCheckPeriod(t *testing.T) {
 	}
 }
 
-// waitUntil spins (at most 10 s) until done reports true; it is for the
+// waitUntil spins (at most a minute, for a loaded machine) until done reports true; it is for the
 // moment between a handler's return and the listener's bookkeeping.
 func waitUntil(done func() bool) {
-	for deadline := time.Now().Add(10 * time.Second); !done() && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(time.Minute); !done() && time.Now().Before(deadline); {
 		runtime.Gosched()
 	}
 }

@@ -404,7 +404,8 @@ func queueBadPlay(build func(bad interface{}) queueBadSubject, op string, bad in
 	select {
 	case state := <-done:
 		return outcome + " => " + state
-	case <-time.After(10 * time.Second):
+	// NB: a minute, so that only a held lock, not a loaded machine, reads as stuck.
+	case <-time.After(time.Minute):
 		return outcome + " => stuck (the queue's lock is still held)"
 	}
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -235,26 +236,62 @@ func TestRealFIFOReplaceNeverRewritesTheCallersListLikeClientGo(t *testing.T) {
 	}
 }
 
-// queueUnlockProbeTimeout bounds how long a process function waits for a
-// concurrent Add to finish: an Add that can run (the lock is released)
-// finishes at once; one that cannot (the lock is held) never does before
-// process returns, so reaching the bound proves it is held.
-const queueUnlockProbeTimeout = time.Second
-
 // queueAddDuring reports, from inside a process function, whether an Add
-// from another goroutine completes while process runs.
+// from another goroutine completes while process runs ("released") or
+// blocks on the queue's lock ("held").
+//
+// NB: it decides on what the adding goroutine is doing, not on a timeout:
+// a loaded machine that is slow to schedule the goroutine could otherwise
+// turn "released" into "held". The bound is for a broken probe only.
 func queueAddDuring(add func(interface{}) error) string {
 	done := make(chan struct{})
 	go func() {
-		_ = add(queuePod("during", "0"))
+		queueAddProbe(add)
 		close(done)
 	}()
-	select {
-	case <-done:
-		return "released"
-	case <-time.After(queueUnlockProbeTimeout):
-		return "held"
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case <-done:
+			return "released"
+		case <-deadline:
+			return "undecided after a minute"
+		case <-time.After(time.Millisecond):
+		}
+		if queueProbeWaitsForALock() {
+			return "held"
+		}
 	}
+}
+
+// queueAddProbe is the Add of queueAddDuring; queueProbeWaitsForALock finds
+// its goroutine by this function's name.
+//
+//go:noinline
+func queueAddProbe(add func(interface{}) error) {
+	_ = add(queuePod("during", "0"))
+}
+
+// queueProbeWaitsForALock reports whether the goroutine of queueAddProbe
+// is parked waiting for a sync.Mutex or sync.RWMutex.
+func queueProbeWaitsForALock() bool {
+	buf := make([]byte, 1<<16)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(g, ".queueAddProbe(") &&
+			(strings.Contains(header, "[sync.Mutex.Lock") || strings.Contains(header, "[sync.RWMutex.Lock") || strings.Contains(header, "[semacquire")) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRealFIFOReleasesItsLockWhileProcessingOnlyBelowTwoBatchesLikeClientGo
@@ -296,6 +333,7 @@ func TestRealFIFOReleasesItsLockWhileProcessingOnlyBelowTwoBatchesLikeClientGo(t
 			if want != got {
 				t.Fatalf("client-go: %s\nkcache:    %s", want, got)
 			}
+			t.Log(got)
 		})
 	}
 }

@@ -231,7 +231,8 @@ func storeBadPlay(build func() storeBadSubject, op string, bad interface{}) stri
 	select {
 	case state := <-done:
 		return outcome + " => " + state
-	case <-time.After(10 * time.Second):
+	// NB: a minute, so that only a held lock, not a loaded machine, reads as stuck.
+	case <-time.After(time.Minute):
 		return outcome + " => stuck (the store's lock is still held)"
 	}
 }

@@ -91,7 +91,7 @@ func newProxied(t *testing.T, direct objects, seed uint64, rates map[faultproxy.
 	}
 	p, err := faultproxy.New(faultproxy.Config{
 		Upstream: upstream, Transport: transport, Seed: seed, ClassRates: rates,
-		StallFor: chaosStall, MaxEvents: 150, Trace: true,
+		StallFor: chaosStall, MaxEvents: 150, Trace: true, IndexPerClass: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -244,9 +244,17 @@ func chaosRun(t *testing.T, label string, seed uint64, rates map[faultproxy.Clas
 	t.Logf("%d writes in %s", spec.ops*len(sides), time.Since(start).Round(time.Millisecond))
 	// Faults stop with the writes: every watcher then converges without
 	// new ones, and the figures cover the same window for every library.
+	// NB: the window is a request count per class, not a moment: each proxy
+	// of a side still faults the requests its busiest peer has already
+	// made, so a library whose (jittered) backoff brings its next request a
+	// moment after the writes stop still meets the fault its peers met.
 	for _, s := range sides {
+		var n faultproxy.Progress
 		for _, p := range s.proxies {
-			p.Quiesce()
+			n = n.Max(p.Progress())
+		}
+		for _, p := range s.proxies {
+			p.QuiesceFrom(n)
 		}
 	}
 	var res chaosResult

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -43,6 +44,12 @@ type Config struct {
 	// MinBackoff is the shortest gap after a failed request that counts as a
 	// backoff wait of the client. Default 50ms.
 	MinBackoff time.Duration
+	// IndexPerClass numbers the requests of each class apart for the fault
+	// draws: the k-th LIST, the k-th WatchList and the k-th watch draw from
+	// (Seed, class, k) whatever came between, so that clients whose watches
+	// differ in number (timing: client timeouts, events per stream) still
+	// meet the same faults on their lists. Traces keep the overall index.
+	IndexPerClass bool
 }
 
 // Proxy is the fault-injecting reverse proxy. Create it with New, serve it
@@ -52,8 +59,12 @@ type Proxy struct {
 	cfg Config
 	// next is the index of the next request.
 	next atomic.Uint64
-	// quiet is set by Quiesce: new requests get no fault.
-	quiet atomic.Bool
+	// nextOf is, per class, the index the next request of the class draws
+	// its fault from (Config.IndexPerClass).
+	nextOf [numClasses]atomic.Uint64
+	// quietFrom is, per class, the first draw index that gets no fault
+	// (set by Quiesce and QuiesceFrom); math.MaxUint64 until then.
+	quietFrom [numClasses]atomic.Uint64
 	// ctx ends with Close, so that open streams end.
 	ctx context.Context
 	// cancel ends ctx.
@@ -102,6 +113,9 @@ func New(cfg Config) (*Proxy, error) {
 		cfg.MinBackoff = 50 * time.Millisecond
 	}
 	p := &Proxy{cfg: cfg, stats: newStats()}
+	for c := range p.quietFrom {
+		p.quietFrom[c].Store(math.MaxUint64)
+	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -135,7 +149,55 @@ func (p *Proxy) Close() {
 // Quiesce stops injecting faults into requests that arrive from now on
 // (streams already open keep their planned fault); the proxy then only
 // forwards and counts.
-func (p *Proxy) Quiesce() { p.quiet.Store(true) }
+func (p *Proxy) Quiesce() { p.QuiesceFrom(Progress{}) }
+
+// Progress is how far a proxy's fault draws have got: per class, the draw
+// index of the next request of that class (with Config.IndexPerClass;
+// otherwise every class holds the overall request count).
+type Progress [numClasses]uint64
+
+// Max returns the classwise maximum of a and b.
+func (a Progress) Max(b Progress) Progress {
+	for c := range a {
+		a[c] = max(a[c], b[c])
+	}
+	return a
+}
+
+// Progress returns the proxy's progress so far.
+func (p *Proxy) Progress() Progress {
+	var out Progress
+	for c := range out {
+		if p.cfg.IndexPerClass {
+			out[c] = p.nextOf[c].Load()
+		} else {
+			out[c] = p.next.Load()
+		}
+	}
+	return out
+}
+
+// QuiesceFrom stops injecting faults into the requests that draw at or
+// after n (per class); earlier draws (those still to come included) keep
+// their planned fault. Proxies that serve the same seed to different
+// clients, quiesced at the Max of their Progress, give every client the
+// same faults however late a client's backoff brings its next request.
+func (p *Proxy) QuiesceFrom(n Progress) {
+	for c := range n {
+		p.quietFrom[c].Store(n[c])
+	}
+}
+
+// draw numbers a request of class: its overall index, and the index its
+// fault is drawn from.
+func (p *Proxy) draw(class Class) (index, drawn uint64) {
+	index = p.next.Add(1) - 1
+	drawn = index
+	if p.cfg.IndexPerClass && class >= 0 && class < numClasses {
+		drawn = p.nextOf[class].Add(1) - 1
+	}
+	return index, drawn
+}
 
 // Plan returns the fault, and its position, that request index of class c
 // draws (what the proxy injects into it unless quiesced): tests use it to
@@ -158,16 +220,21 @@ type plan struct {
 	at int
 }
 
-// planFor draws request index's fault from (Seed, index): the same index and
-// class always get the same plan.
+// planFor draws the fault of draw index index from (Seed, index), with
+// Config.IndexPerClass from (Seed, class, index): the same index and class
+// always get the same plan.
 func (p *Proxy) planFor(index uint64, class Class) plan {
 	// NB: PCG streams seeded with neighbouring indices start out
 	// correlated (runs of "no fault"); mixing both words first decorrelates
 	// them.
-	rng := rand.New(rand.NewPCG(mix64(p.cfg.Seed), mix64(p.cfg.Seed^mix64(index))))
+	stream := mix64(p.cfg.Seed ^ mix64(index))
+	if p.cfg.IndexPerClass {
+		stream = mix64(stream ^ mix64(uint64(class)+1)) // the k-th of each class draws apart
+	}
+	rng := rand.New(rand.NewPCG(mix64(p.cfg.Seed), stream))
 	u, at := rng.Float64(), rng.IntN(p.cfg.MaxEvents)
 	pl := plan{index: index, class: class, at: at}
-	if p.quiet.Load() {
+	if class >= 0 && class < numClasses && index >= p.quietFrom[class].Load() {
 		return pl
 	}
 	rates := p.cfg.Rates
@@ -222,10 +289,11 @@ func classify(r *http.Request) Class {
 // it (unless the fault answers it) and copies the response back, injecting
 // the fault on the way.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	index := p.next.Add(1) - 1
 	class := classify(r)
+	index, drawn := p.draw(class)
 	p.arrived(class)
-	pl := p.planFor(index, class)
+	pl := p.planFor(drawn, class)
+	pl.index = index
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	defer context.AfterFunc(p.ctx, cancel)()

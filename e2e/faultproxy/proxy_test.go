@@ -287,3 +287,65 @@ func TestAQuiescedProxyPlansNoMoreFaults(t *testing.T) {
 		t.Fatalf("planned %v after Quiesce", f)
 	}
 }
+
+func TestAProxyQuiescedFromAnIndexStillFaultsTheRequestsBeforeIt(t *testing.T) {
+	p, err := New(Config{Upstream: mustURL(t, "http://x"), Rates: Rates{InternalError: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.QuiesceFrom(Progress{3, 3, 3, 3})
+	for index, want := range []Fault{InternalError, InternalError, InternalError, None, None} {
+		if f := p.planFor(uint64(index), List).fault; f != want {
+			t.Errorf("request %d planned %v after QuiesceFrom(3), want %v", index, f, want)
+		}
+	}
+	if n := p.Progress(); n != (Progress{}) {
+		t.Errorf("Progress() = %v before any request, want zeros", n)
+	}
+}
+
+func TestWithIndexPerClassTheKthRequestOfAClassDrawsTheSameFaultWhateverCameBetween(t *testing.T) {
+	newProxy := func() *Proxy {
+		p, err := New(Config{Upstream: mustURL(t, "http://x"), Seed: 7, IndexPerClass: true,
+			Rates: Rates{InternalError: 0.3, ServiceUnavailable: 0.3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// a makes watches between its lists, b none; their lists still pair up.
+	a, b := newProxy(), newProxy()
+	var aLists, bLists []plan
+	for i := 0; i < 40; i++ {
+		c := []Class{List, Watch, Watch, WatchList}[i%4]
+		index, drawn := a.draw(c)
+		if index != uint64(i) {
+			t.Fatalf("request %d got overall index %d", i, index)
+		}
+		if c == List {
+			aLists = append(aLists, a.planFor(drawn, c))
+		}
+	}
+	for range aLists {
+		_, drawn := b.draw(List)
+		bLists = append(bLists, b.planFor(drawn, List))
+	}
+	faulted := 0
+	for k := range aLists {
+		if aLists[k].fault != bLists[k].fault || aLists[k].at != bLists[k].at {
+			t.Errorf("list %d: %v@%d with watches between, %v@%d without", k, aLists[k].fault, aLists[k].at, bLists[k].fault, bLists[k].at)
+		}
+		if aLists[k].fault != None {
+			faulted++
+		}
+	}
+	if faulted == 0 || faulted == len(aLists) {
+		t.Errorf("%d of %d lists faulted: the draws do not vary", faulted, len(aLists))
+	}
+	if got, want := a.Progress(), (Progress{List: 10, Watch: 20, WatchList: 10}); got != want {
+		t.Errorf("Progress() = %v, want %v", got, want)
+	}
+	if got := a.Progress().Max(b.Progress()); got != (Progress{List: 10, Watch: 20, WatchList: 10}) {
+		t.Errorf("Max = %v", got)
+	}
+}

@@ -182,29 +182,77 @@ func TestAScriptedInformerRunIsPublishedWithKubernetesNamesLabelsAndBuckets(t *t
 		t.Fatal(err)
 	}
 	const informerName = "metrics-test"
+	// NB: the series outlive the informer (the families are process-wide
+	// and the Reflector's name is the line that runs the informer), so a
+	// second run in the same process (-count) continues the counters of
+	// the first; counters and histograms are checked as growth over the
+	// scrape taken before the run.
+	before := scrape(t, reg)
 	run := runScript(t, informerName)
-	families := scrape(t, reg)
+	s := scrapes{before: before, after: scrape(t, reg)}
 	t.Run("queue, store and handler metrics", func(t *testing.T) {
-		checkInformerMetrics(t, families, run, informerName)
+		checkInformerMetrics(t, s, run, informerName)
 	})
 	t.Run("reflector lists, watches and relists by cause", func(t *testing.T) {
-		checkReflectorMetrics(t, families, run, run.status(t, informerName).Reflector.Name)
+		checkReflectorMetrics(t, s, run, run.status(t, informerName).Reflector.Name)
 	})
 }
 
+// scrapes are the scrapes taken before and after a run.
+type scrapes struct{ before, after map[string]*dto.MetricFamily }
+
+// now is the value of the series after the run (for gauges).
+func (s scrapes) now(t *testing.T, name string, labels map[string]string) float64 {
+	t.Helper()
+	return value(series(t, s.after, name, labels))
+}
+
+// added is how much the counter grew during the run.
+func (s scrapes) added(t *testing.T, name string, labels map[string]string) float64 {
+	t.Helper()
+	v := value(series(t, s.after, name, labels))
+	if m := find(s.before, name, labels); m != nil {
+		v -= value(m)
+	}
+	return v
+}
+
+// observed is the histogram of the run: its buckets, and the samples and
+// their sum added during the run.
+func (s scrapes) observed(t *testing.T, name string, labels map[string]string) (h *dto.Histogram, count uint64, sum float64) {
+	t.Helper()
+	h = series(t, s.after, name, labels).Histogram
+	count, sum = h.GetSampleCount(), h.GetSampleSum()
+	if m := find(s.before, name, labels); m != nil {
+		count -= m.Histogram.GetSampleCount()
+		sum -= m.Histogram.GetSampleSum()
+	}
+	return h, count, sum
+}
+
+// find returns the metric of family name whose labels include want, or nil.
+func find(families map[string]*dto.MetricFamily, name string, want map[string]string) *dto.Metric {
+	for _, m := range families[name].GetMetric() {
+		if labelsInclude(m, want) {
+			return m
+		}
+	}
+	return nil
+}
+
 // checkInformerMetrics checks the informer_* families against the run.
-func checkInformerMetrics(t *testing.T, families map[string]*dto.MetricFamily, run *scriptedRun, informerName string) {
+func checkInformerMetrics(t *testing.T, s scrapes, run *scriptedRun, informerName string) {
 	id := map[string]string{"name": informerName, "group": "", "version": "v1", "resource": "pods"}
 
-	if v := value(series(t, families, "informer_queued_items", id)); v != 0 {
+	if v := s.now(t, "informer_queued_items", id); v != 0 {
 		t.Errorf("informer_queued_items = %v after the queue drained, want 0", v)
 	}
-	if v := value(series(t, families, "informer_store_resource_version", id)); strconv.FormatFloat(v, 'f', -1, 64) != run.finalRV {
+	if v := s.now(t, "informer_store_resource_version", id); strconv.FormatFloat(v, 'f', -1, 64) != run.finalRV {
 		t.Errorf("informer_store_resource_version = %v, want the final resource version %s", v, run.finalRV)
 	}
-	h := series(t, families, "informer_processing_latency_seconds", id).Histogram
-	if h.GetSampleCount() < 4 {
-		t.Errorf("informer_processing_latency_seconds counted %d pops, want at least 4 (list, two updates, relist, update)", h.GetSampleCount())
+	h, pops, _ := s.observed(t, "informer_processing_latency_seconds", id)
+	if pops < 4 {
+		t.Errorf("informer_processing_latency_seconds counted %d pops, want at least 4 (list, two updates, relist, update)", pops)
 	}
 	checkBuckets(t, "informer_processing_latency_seconds", h, latencyBuckets)
 
@@ -219,32 +267,35 @@ func checkInformerMetrics(t *testing.T, families map[string]*dto.MetricFamily, r
 		if c.count < 6 {
 			t.Errorf("handler %s saw %d notifications, want at least 6 (3 adds, 3 updates)", c.handler, c.count)
 		}
-		if v := value(series(t, families, "informer_handler_notifications_delivered_total", hl)); v != float64(c.count) {
+		if v := s.added(t, "informer_handler_notifications_delivered_total", hl); v != float64(c.count) {
 			t.Errorf("informer_handler_notifications_delivered_total{handler=%q} = %v, the handler counted %d", c.handler, v, c.count)
 		}
-		if v := value(series(t, families, "informer_handler_pending_notifications", hl)); v != 0 {
+		if v := s.now(t, "informer_handler_pending_notifications", hl); v != 0 {
 			t.Errorf("informer_handler_pending_notifications{handler=%q} = %v after it caught up, want 0", c.handler, v)
 		}
-		lat := series(t, families, "informer_handler_delivery_latency_seconds", hl).Histogram
-		if lat.GetSampleCount() != uint64(c.count) {
-			t.Errorf("informer_handler_delivery_latency_seconds{handler=%q} counted %d, the handler counted %d", c.handler, lat.GetSampleCount(), c.count)
+		lat, n, _ := s.observed(t, "informer_handler_delivery_latency_seconds", hl)
+		if n != uint64(c.count) {
+			t.Errorf("informer_handler_delivery_latency_seconds{handler=%q} counted %d, the handler counted %d", c.handler, n, c.count)
 		}
 		checkBuckets(t, "informer_handler_delivery_latency_seconds", lat, latencyBuckets)
 	}
 }
 
 // checkReflectorMetrics checks the reflector_* families against the run.
-func checkReflectorMetrics(t *testing.T, families map[string]*dto.MetricFamily, run *scriptedRun, reflectorName string) {
+func checkReflectorMetrics(t *testing.T, s scrapes, run *scriptedRun, reflectorName string) {
 	if reflectorName == "" {
 		t.Fatal("the informer's Reflector has no name")
 	}
 	r := map[string]string{"name": reflectorName}
 
 	finalRV, _ := strconv.ParseFloat(run.finalRV, 64)
-	want := map[string]float64{"reflector_lists_total": 2, "reflector_watch_lists_total": 0, "reflector_watches_total": 1, "reflector_last_resource_version": finalRV}
+	if got := s.now(t, "reflector_last_resource_version", r); got != finalRV {
+		t.Errorf("reflector_last_resource_version{name=%q} = %v, want %v", reflectorName, got, finalRV)
+	}
+	want := map[string]float64{"reflector_lists_total": 2, "reflector_watch_lists_total": 0, "reflector_watches_total": 1}
 	for name, v := range want {
-		if got := value(series(t, families, name, r)); got != v {
-			t.Errorf("%s{name=%q} = %v, want %v", name, reflectorName, got, v)
+		if got := s.added(t, name, r); got != v {
+			t.Errorf("%s{name=%q} grew by %v, want %v", name, reflectorName, got, v)
 		}
 	}
 	for _, cause := range cache.RelistCauses() {
@@ -252,18 +303,17 @@ func checkReflectorMetrics(t *testing.T, families map[string]*dto.MetricFamily, 
 		if cause == cache.RelistCauseExpired {
 			wantN = 1
 		}
-		if got := value(series(t, families, "reflector_relists_total", with(r, "cause", cause))); got != wantN {
-			t.Errorf("reflector_relists_total{cause=%q} = %v, want %v", cause, got, wantN)
+		if got := s.added(t, "reflector_relists_total", with(r, "cause", cause)); got != wantN {
+			t.Errorf("reflector_relists_total{cause=%q} grew by %v, want %v", cause, got, wantN)
 		}
 	}
-	items := series(t, families, "reflector_items_per_list", r).Histogram
-	if items.GetSampleCount() != 2 || items.GetSampleSum() != 6 {
-		t.Errorf("reflector_items_per_list: %d lists, %v items; want 2 lists of 3 pods", items.GetSampleCount(), items.GetSampleSum())
+	if _, n, items := s.observed(t, "reflector_items_per_list", r); n != 2 || items != 6 {
+		t.Errorf("reflector_items_per_list: %d lists, %v items; want 2 lists of 3 pods", n, items)
 	}
-	if n := series(t, families, "reflector_list_duration_seconds", r).Histogram.GetSampleCount(); n != 2 {
+	if _, n, _ := s.observed(t, "reflector_list_duration_seconds", r); n != 2 {
 		t.Errorf("reflector_list_duration_seconds counted %d lists, want 2", n)
 	}
-	synced := value(series(t, families, "reflector_last_sync_timestamp_seconds", r))
+	synced := s.now(t, "reflector_last_sync_timestamp_seconds", r)
 	lo, hi := float64(run.started.UnixNano())/1e9, float64(run.ended.UnixNano())/1e9
 	if synced < lo || synced > hi || math.IsNaN(synced) {
 		t.Errorf("reflector_last_sync_timestamp_seconds = %v, want within the run [%v, %v]", synced, lo, hi)
