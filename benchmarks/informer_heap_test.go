@@ -9,6 +9,7 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -173,14 +175,20 @@ func measurePodBytes(s heapShape, tmpl *v1.Pod) float64 {
 // events is the number of notifications every handler must see.
 func (w *heapWorkload) events() int64 { return int64(heapPods + heapUpdates) }
 
-// heapSource lists the workload's pods (the informer caches pointers into
-// w.list) and streams its updates on the first watch; later watches stay
-// silent.
+// heapSource serves the workload. On the List path it lists the pods (the
+// informer caches pointers into w.list) and streams the updates on the
+// first watch; on the WatchList path the first watch streams an Added event
+// per pod, the end-of-initial-events bookmark, then the updates. Later
+// watches stay silent.
 type heapSource struct {
 	// w is the workload served.
 	w *heapWorkload
-	// stream serves the watches.
-	stream informerBenchSource
+	// watchList makes the source support WatchList.
+	watchList bool
+	// watched is set by the first Watch, the one that streams.
+	watched atomic.Bool
+	// stop ends the streaming goroutine.
+	stop chan struct{}
 }
 
 func (s *heapSource) List(metav1.ListOptions) (apiruntime.Object, error) {
@@ -188,10 +196,79 @@ func (s *heapSource) List(metav1.ListOptions) (apiruntime.Object, error) {
 }
 
 func (s *heapSource) Watch(opts metav1.ListOptions) (watch.Interface, error) {
-	return s.stream.Watch(opts)
+	bw := &informerBenchWatch{ch: make(chan watch.Event, 1024), stopped: make(chan struct{})}
+	if s.watched.Swap(true) {
+		return bw, nil
+	}
+	initial := opts.SendInitialEvents != nil && *opts.SendInitialEvents
+	go s.stream(bw, initial)
+	return bw, nil
 }
 
-func (s *heapSource) IsWatchListSemanticsUnSupported() bool { return true }
+// stream sends the initial events when asked to, then the updates, until
+// the source or the watch is stopped.
+func (s *heapSource) stream(bw *informerBenchWatch, initial bool) {
+	send := func(ev watch.Event) bool {
+		select {
+		case bw.ch <- ev:
+			return true
+		case <-s.stop:
+		case <-bw.stopped:
+		}
+		return false
+	}
+	if initial {
+		for i := range s.w.list {
+			if !send(watch.Event{Type: watch.Added, Object: &s.w.list[i]}) {
+				return
+			}
+		}
+		end := &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "1", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+		if !send(watch.Event{Type: watch.Bookmark, Object: end}) {
+			return
+		}
+	}
+	for _, ev := range s.w.updates {
+		if !send(ev) {
+			return
+		}
+	}
+}
+
+func (s *heapSource) IsWatchListSemanticsUnSupported() bool { return !s.watchList }
+
+// heapVariant is the informer configuration of a run: which queue (the
+// InOrderInformers gate: RealFIFO when on, DeltaFIFO when off) and which
+// list path (WatchList when the source supports it; the WatchListClient gate
+// is on by default).
+type heapVariant struct {
+	// name is the sub-benchmark element after "variant=", "" for the
+	// default (RealFIFO, List).
+	name string
+	// deltaFIFO turns the InOrderInformers gate off.
+	deltaFIFO bool
+	// watchList serves the initial list as a WatchList stream.
+	watchList bool
+}
+
+// heapGates is the process's feature gates with InOrderInformers forced
+// off.
+type heapGates struct{ base clientfeatures.Gates }
+
+func (g heapGates) Enabled(key clientfeatures.Feature) bool {
+	return key != clientfeatures.InOrderInformers && g.base.Enabled(key)
+}
+
+// withGates installs the gates of v for the life of one informer run and
+// returns the function that restores the previous ones.
+func (v heapVariant) withGates() (restore func()) {
+	if !v.deltaFIFO {
+		return func() {}
+	}
+	base := clientfeatures.FeatureGates()
+	clientfeatures.ReplaceFeatureGates(heapGates{base})
+	return func() { clientfeatures.ReplaceFeatureGates(base) }
+}
 
 // heapIndexers returns the index functions of the benchmark: the namespace
 // index alone, or namespace, node and app label.
@@ -253,8 +330,9 @@ var heapImpls = []heapImpl{
 // every handler has seen every notification, then returns the live heap
 // above the baseline (taken before the informer was built, with the whole
 // workload already live), with the informer still running.
-func heapInformerRetained(b *testing.B, w *heapWorkload, impl heapImpl, indices int) int64 {
-	src := &heapSource{w: w, stream: informerBenchSource{w: &informerWorkload{updates: w.updates}, stop: make(chan struct{})}}
+func heapInformerRetained(b *testing.B, w *heapWorkload, impl heapImpl, indices int, v heapVariant) int64 {
+	src := &heapSource{w: w, watchList: v.watchList, stop: make(chan struct{})}
+	defer v.withGates()()
 	handlers := []*informerCountingHandler{newInformerCountingHandler(w.events()), newInformerCountingHandler(w.events()), newInformerCountingHandler(w.events())}
 	baseline := liveHeap()
 	inf := impl.informer(src, indices)
@@ -266,7 +344,7 @@ func heapInformerRetained(b *testing.B, w *heapWorkload, impl heapImpl, indices 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { inf.run(ctx); close(done) }()
-	defer func() { close(src.stream.stop); cancel(); <-done }()
+	defer func() { close(src.stop); cancel(); <-done }()
 	for _, h := range handlers {
 		select {
 		case <-h.done:
@@ -340,26 +418,58 @@ func heapIndexerRetained(b *testing.B, w *heapWorkload, impl heapImpl, indices i
 // Sub-benchmarks: shape=store (store_pods_test.go's: 100 namespaces, 20 pods
 // per node, 4 per app) and shape=cluster (issue 13's: 500 namespaces, 1,000
 // nodes, 2,000 app values); indices=1 (namespace) and indices=3 (namespace,
-// node, app label); keys by DeletionHandlingMetaNamespaceKeyFunc.
+// node, app label); keys by DeletionHandlingMetaNamespaceKeyFunc. The
+// default feature gates (RealFIFO) and the List path, except for
+// variant=DeltaFIFO (InOrderInformers off) and variant=WatchList (the
+// initial list as a WatchList stream), which run shape=cluster, indices=1.
 func BenchmarkInformerRetainedHeap(b *testing.B) {
 	for _, s := range heapShapes {
 		w := newHeapWorkload(s)
-		for _, indices := range []int{1, 3} {
+		for _, c := range heapCases(s) {
 			for _, impl := range heapImpls {
-				b.Run(fmt.Sprintf("shape=%s/indices=%d/impl=%s", s.name, indices, impl.name), func(b *testing.B) {
-					var informer, store int64
-					for i := 0; i < b.N; i++ {
-						informer += heapInformerRetained(b, w, impl, indices)
-						store += heapIndexerRetained(b, w, impl, indices)
-					}
-					perObj := func(total int64) float64 { return float64(total) / float64(b.N) / heapPods }
-					b.ReportMetric(perObj(informer), "overhead-B/obj")
-					b.ReportMetric(perObj(informer)+w.podBytes, "total-B/obj")
-					b.ReportMetric(perObj(store), "store-B/obj")
-					b.ReportMetric(perObj(informer)-perObj(store), "beyond-store-B/obj")
-				})
+				b.Run(c.name+"/impl="+impl.name, func(b *testing.B) { heapRun(b, w, impl, c.indices, c.variant) })
 			}
 		}
 		runtime.KeepAlive(w)
 	}
+}
+
+// heapCase is one sub-benchmark but for the library.
+type heapCase struct {
+	// name is the sub-benchmark name up to the library.
+	name string
+	// indices is 1 or 3 (see heapIndexers).
+	indices int
+	// variant is the queue and list path.
+	variant heapVariant
+}
+
+// heapCases lists the sub-benchmarks of shape s: both index counts with the
+// defaults, and for shape=cluster the variants with one index.
+func heapCases(s heapShape) []heapCase {
+	var cases []heapCase
+	for _, indices := range []int{1, 3} {
+		cases = append(cases, heapCase{name: fmt.Sprintf("shape=%s/indices=%d", s.name, indices), indices: indices})
+	}
+	if s.name == "cluster" {
+		for _, v := range []heapVariant{{name: "DeltaFIFO", deltaFIFO: true}, {name: "WatchList", watchList: true}} {
+			cases = append(cases, heapCase{name: fmt.Sprintf("shape=%s/indices=1/variant=%s", s.name, v.name), indices: 1, variant: v})
+		}
+	}
+	return cases
+}
+
+// heapRun is one sub-benchmark: b.N informer runs and plain Indexers, and
+// the per-object figures.
+func heapRun(b *testing.B, w *heapWorkload, impl heapImpl, indices int, v heapVariant) {
+	var informer, store int64
+	for i := 0; i < b.N; i++ {
+		informer += heapInformerRetained(b, w, impl, indices, v)
+		store += heapIndexerRetained(b, w, impl, indices)
+	}
+	perObj := func(total int64) float64 { return float64(total) / float64(b.N) / heapPods }
+	b.ReportMetric(perObj(informer), "overhead-B/obj")
+	b.ReportMetric(perObj(informer)+w.podBytes, "total-B/obj")
+	b.ReportMetric(perObj(store), "store-B/obj")
+	b.ReportMetric(perObj(informer)-perObj(store), "beyond-store-B/obj")
 }
