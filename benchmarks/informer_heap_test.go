@@ -53,8 +53,9 @@ const (
 // pod stays reachable from it for the whole benchmark, so that the bytes an
 // informer adds to the live heap are its own, never the objects'.
 type heapWorkload struct {
-	// list is the initial list, at resource version "1"; the informer
-	// caches pointers into it until the updates replace them.
+	// list is the initial list, at resource version "1". On the List path
+	// both Reflectors cache copies of its items (ExtractListWithAlloc), on
+	// the WatchList path pointers into it, until the updates replace them.
 	list []v1.Pod
 	// updates are the Modified events, each a new version of pod i%heapPods.
 	updates []watch.Event
@@ -175,8 +176,8 @@ func measurePodBytes(s heapShape, tmpl *v1.Pod) float64 {
 // events is the number of notifications every handler must see.
 func (w *heapWorkload) events() int64 { return int64(heapPods + heapUpdates) }
 
-// heapSource serves the workload. On the List path it lists the pods (the
-// informer caches pointers into w.list) and streams the updates on the
+// heapSource serves the workload. On the List path it lists the pods and
+// streams the updates on the
 // first watch; on the WatchList path the first watch streams an Added event
 // per pod, the end-of-initial-events bookmark, then the updates. Later
 // watches stay silent.
