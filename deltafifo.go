@@ -64,9 +64,14 @@ var (
 // of one object concurrently.
 //
 // Invariants: a key is in items exactly when it is in order, once; every
-// Deltas in items is non-empty.
+// Deltas in items is non-empty; itemsPeak is at least len(items).
 //
-// Locking: lock guards items, order, closed and population's Locked part;
+// Memory: a burst (a Replace of many objects) grows items and order; both
+// give the memory back once drained (see releaseDrainedItemsLocked and
+// queueRing), so no per-key bookkeeping outlives the burst.
+//
+// Locking: lock guards items, itemsPeak, order, closed and population's
+// Locked part;
 // cond (on lock) wakes a waiting Pop. The other fields are set by the
 // constructor and never change. Pop runs process under lock.
 type DeltaFIFO struct {
@@ -75,6 +80,9 @@ type DeltaFIFO struct {
 	queueCore
 	// items maps a queued key to its accumulated deltas, oldest first.
 	items map[string]Deltas
+	// itemsPeak is the most keys items has held since it was made: a Go
+	// map keeps the buckets of its largest size even once emptied.
+	itemsPeak int
 	// order holds the queued keys, each once, in the order they were queued.
 	order queueRing[string]
 
@@ -254,8 +262,33 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	f.items[key] = collapseDeletions(append(old, d))
 	if !queued {
 		f.order.push(key)
+		f.itemsPeak = max(f.itemsPeak, len(f.items))
 	}
 	f.cond.Signal()
+}
+
+// deltaFIFOItemsKeep is the number of keys up to which DeltaFIFO keeps its
+// items map however empty it gets; only a map that held more is replaced.
+const deltaFIFOItemsKeep = 1024
+
+// releaseDrainedItemsLocked gives back the memory of a drained burst: once
+// a map that held more than deltaFIFOItemsKeep keys holds at most 1/8 of
+// its peak, the remaining keys move to a new map sized for them (an empty
+// one when none remain) and the peak starts again from there.
+//
+// NB: no thrashing: a move copies at most 1/8 of the keys the map held, and
+// at least the other 7/8 were popped since it was made, so moves cost O(1)
+// per pop; a queue that never holds more than deltaFIFOItemsKeep keys never
+// moves, so its steady state allocates nothing here.
+func (f *DeltaFIFO) releaseDrainedItemsLocked() {
+	if f.itemsPeak <= deltaFIFOItemsKeep || len(f.items) > f.itemsPeak/8 {
+		return
+	}
+	items := make(map[string]Deltas, len(f.items))
+	for key, deltas := range f.items {
+		items[key] = deltas
+	}
+	f.items, f.itemsPeak = items, len(items)
 }
 
 // collapseDeletions merges a trailing Deleted, Deleted pair into one: the
@@ -297,6 +330,7 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	key := f.order.pop()
 	var item interface{} = f.items[key]
 	delete(f.items, key)
+	f.releaseDrainedItemsLocked()
 	err := process(item, initial)
 	return item, err
 }
@@ -349,6 +383,7 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 	listed := make(map[string]struct{}, len(list))
 	if len(f.items) == 0 {
 		f.items = make(map[string]Deltas, len(list)) // skip growing it step by step
+		f.itemsPeak = len(list)                      // its buckets, whatever gets queued
 	}
 	f.order.reserve(len(list))
 	for _, obj := range list {

@@ -1,0 +1,119 @@
+package cache
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// deltaFIFOMemoryObj is a minimal keyable object for the memory tests.
+type deltaFIFOMemoryObj struct{ key string }
+
+// deltaFIFOMemoryKey keys a deltaFIFOMemoryObj.
+func deltaFIFOMemoryKey(obj interface{}) (string, error) {
+	return obj.(deltaFIFOMemoryObj).key, nil
+}
+
+// itemsMapOf identifies the map behind f.items, to tell whether it was
+// replaced.
+func itemsMapOf(f *DeltaFIFO) uintptr { return reflect.ValueOf(f.items).Pointer() }
+
+func TestDeltaFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsOrder(t *testing.T) {
+	cases := []struct {
+		name string
+		// burst keys are queued by Add (or by one Replace), then popped
+		// until remain are left.
+		burst, remain int
+		replace       bool
+		// replaced is whether the map was swapped for a smaller one;
+		// peak is itemsPeak afterwards.
+		replaced bool
+		peak     int
+	}{
+		{name: "a burst that fits the kept size keeps its map", burst: deltaFIFOItemsKeep, remain: 0, replaced: false, peak: deltaFIFOItemsKeep},
+		{name: "one key more than the kept size is given back once drained to an eighth", burst: deltaFIFOItemsKeep + 1, remain: 0, replaced: true, peak: (deltaFIFOItemsKeep + 1) / 8},
+		{name: "a burst drained to just above an eighth keeps its map", burst: 8000, remain: 1001, replaced: false, peak: 8000},
+		{name: "a burst drained to an eighth moves the rest to a map sized for them", burst: 8000, remain: 1000, replaced: true, peak: 1000},
+		{name: "a drained 20k burst moves twice and keeps a map for 312", burst: 20_000, remain: 0, replaced: true, peak: 312},
+		{name: "a drained 20k Replace moves twice and keeps a map for 312", burst: 20_000, remain: 0, replace: true, replaced: true, peak: 312},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: deltaFIFOMemoryKey})
+			objs := make([]interface{}, tc.burst)
+			for i := range objs {
+				objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
+			}
+			if tc.replace {
+				mustNoErr(t, f.Replace(objs, "1"))
+			} else {
+				for _, obj := range objs {
+					mustNoErr(t, f.Add(obj))
+				}
+			}
+			before := itemsMapOf(f)
+			for i := 0; i < tc.burst-tc.remain; i++ {
+				popAndCheck(t, f, objs[i])
+			}
+			if got := itemsMapOf(f) != before; got != tc.replaced {
+				t.Errorf("map replaced = %v, want %v", got, tc.replaced)
+			}
+			if f.itemsPeak != tc.peak {
+				t.Errorf("itemsPeak = %d, want %d", f.itemsPeak, tc.peak)
+			}
+			for i := tc.burst - tc.remain; i < tc.burst; i++ {
+				popAndCheck(t, f, objs[i])
+			}
+		})
+	}
+}
+
+// popAndCheck pops one Deltas from f and fails unless it is the single delta
+// of want.
+func popAndCheck(t *testing.T, f *DeltaFIFO, want interface{}) {
+	t.Helper()
+	item, err := f.Pop(func(interface{}, bool) error { return nil })
+	mustNoErr(t, err)
+	ds := item.(Deltas)
+	if len(ds) != 1 || ds[0].Object != want {
+		t.Fatalf("popped %v, want one delta of %v", ds, want)
+	}
+}
+
+func TestDeltaFIFOSteadyStateBelowTheKeptSizeNeverReplacesItsMap(t *testing.T) {
+	cases := []struct {
+		name    string
+		backlog int
+	}{
+		{name: "short backlog", backlog: 10},
+		{name: "backlog at the kept size", backlog: deltaFIFOItemsKeep - 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: deltaFIFOMemoryKey})
+			objs := make([]interface{}, 2*deltaFIFOItemsKeep)
+			for i := range objs {
+				objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
+			}
+			for i := 0; i < tc.backlog; i++ {
+				mustNoErr(t, f.Add(objs[i]))
+			}
+			m := itemsMapOf(f)
+			next := tc.backlog
+			process := func(interface{}, bool) error { return nil }
+			// NB: one Add and one Pop allocate the Deltas slice and its boxing
+			// into the interface Pop returns, and nothing else.
+			allocs := testing.AllocsPerRun(1000, func() {
+				_ = f.Add(objs[next%len(objs)])
+				next++
+				_, _ = f.Pop(process)
+			})
+			if allocs > 2 {
+				t.Errorf("%.1f allocations per Add and Pop, want at most 2", allocs)
+			}
+			if itemsMapOf(f) != m {
+				t.Error("the items map was replaced in steady state")
+			}
+		})
+	}
+}
