@@ -68,11 +68,11 @@ var (
 //
 // Memory: a burst (a Replace of many objects) grows items and order; both
 // give the memory back once drained (see releaseDrainedItemsLocked and
-// queueRing), so no per-key bookkeeping outlives the burst.
+// queueRing), so what outlives the burst is bounded: a map for at most
+// 1,024 keys and a ring of at most its kept size.
 //
 // Locking: lock guards items, itemsPeak, order, closed and population's
-// Locked part;
-// cond (on lock) wakes a waiting Pop. The other fields are set by the
+// Locked part; cond (on lock) wakes a waiting Pop. The other fields are set by the
 // constructor and never change. Pop runs process under lock.
 type DeltaFIFO struct {
 	// queueCore holds the lock, the consumer's condition, closed and
@@ -80,8 +80,10 @@ type DeltaFIFO struct {
 	queueCore
 	// items maps a queued key to its accumulated deltas, oldest first.
 	items map[string]Deltas
-	// itemsPeak is the most keys items has held since it was made: a Go
-	// map keeps the buckets of its largest size even once emptied.
+	// itemsPeak is the most keys items has held, or was sized for (a
+	// Replace into an empty queue sizes it for its list), since it was
+	// made: a Go map keeps the buckets of its largest size even once
+	// emptied.
 	itemsPeak int
 	// order holds the queued keys, each once, in the order they were queued.
 	order queueRing[string]
