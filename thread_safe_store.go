@@ -91,6 +91,9 @@ type threadSafeMap struct {
 	detached map[string]*storeEntry
 	// indices are the indices over entries.
 	indices storeIndices
+	// spare holds entries allocated ahead, in one block, for the next new
+	// keys (see newEntryLocked).
+	spare []storeEntry
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
 	resourceVersion string
@@ -212,20 +215,47 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 	if e := m.entries[key]; e != nil {
-		old := m.objects[e.slot]
-		m.objects[e.slot] = obj
-		m.indices.change(e, old, obj)
+		m.replaceObjectLocked(e, obj)
 		return
 	}
 	e := m.adoptDetachedLocked(key)
 	if e == nil {
-		e = &storeEntry{key: key}
+		e = m.newEntryLocked(key)
 	}
 	e.slot = int32(len(m.objects))
 	m.objects = append(m.objects, obj)
 	m.owners = append(m.owners, e)
 	m.entries[key] = e
 	m.indices.add(e, obj)
+}
+
+// replaceObjectLocked makes obj the object of e, a stored entry, and moves
+// e in the indices from the values of its old object to those of obj.
+func (m *threadSafeMap) replaceObjectLocked(e *storeEntry, obj interface{}) {
+	old := m.objects[e.slot]
+	m.objects[e.slot] = obj
+	m.indices.change(e, old, obj)
+}
+
+// entryBlockSize is how many entries newEntryLocked allocates at a time.
+const entryBlockSize = 32
+
+// newEntryLocked returns a new entry for key, taken from a block of
+// entryBlockSize allocated together, so adding objects one by one costs one
+// allocation per block rather than one per object.
+//
+// NB: a block stays allocated while any of its entries is in use (as a Go
+// map keeps its buckets after deletes), so a store that shrank keeps at
+// most entryBlockSize-1 dead entries (24 bytes each) per live one, and
+// never more than it held at its largest. Replace allocates afresh.
+func (m *threadSafeMap) newEntryLocked(key string) *storeEntry {
+	if len(m.spare) == 0 {
+		m.spare = make([]storeEntry, entryBlockSize)
+	}
+	e := &m.spare[0]
+	m.spare = m.spare[1:]
+	e.key = key
+	return e
 }
 
 // adoptDetachedLocked takes key's detached entry, if any, out of detached.
@@ -243,12 +273,15 @@ func (m *threadSafeMap) adoptDetachedLocked(key string) *storeEntry {
 // was changed in place, so it no longer gives the values it was indexed
 // under) is kept as detached.
 func (m *threadSafeMap) deleteLocked(key string) {
-	e := m.entries[key]
-	if e == nil {
-		return
+	if e := m.entries[key]; e != nil {
+		m.deleteEntryLocked(e)
 	}
+}
+
+// deleteEntryLocked is deleteLocked of e, a stored entry.
+func (m *threadSafeMap) deleteEntryLocked(e *storeEntry) {
 	m.indices.remove(e, m.objects[e.slot])
-	delete(m.entries, key)
+	delete(m.entries, e.key)
 	last := int32(len(m.objects) - 1)
 	if e.slot != last {
 		m.objects[e.slot], m.owners[e.slot] = m.objects[last], m.owners[last]
