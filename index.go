@@ -106,6 +106,9 @@ type valueIndex struct {
 	byNamespace bool
 	// byValue maps each indexed value to the entries that have it.
 	byValue map[string]*keySet
+	// spare holds key sets allocated ahead, in one block, for the next new
+	// values (see newKeySet).
+	spare []keySet
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -144,7 +147,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 // clear empties every index, keeping the index functions.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
-		vi.byValue = map[string]*keySet{}
+		vi.byValue, vi.spare = map[string]*keySet{}, nil
 	}
 }
 
@@ -324,7 +327,7 @@ func (vi *valueIndex) changeMany(e *storeEntry, oldValues, newValues []string) {
 func (vi *valueIndex) addEntry(value string, e *storeEntry) {
 	ks := vi.byValue[value]
 	if ks == nil {
-		ks = &keySet{}
+		ks = vi.newKeySet()
 		vi.byValue[value] = ks
 	}
 	if ks.insert(e) {

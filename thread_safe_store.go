@@ -94,6 +94,9 @@ type threadSafeMap struct {
 	// spare holds entries allocated ahead, in one block, for the next new
 	// keys (see newEntryLocked).
 	spare []storeEntry
+	// keyBytes is the unused end of the block the next keys built by the
+	// store itself are written to (see namedKeyLocked).
+	keyBytes []byte
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
 	resourceVersion string
@@ -237,27 +240,6 @@ func (m *threadSafeMap) replaceObjectLocked(e *storeEntry, obj interface{}) {
 	m.indices.change(e, old, obj)
 }
 
-// entryBlockSize is how many entries newEntryLocked allocates at a time.
-const entryBlockSize = 32
-
-// newEntryLocked returns a new entry for key, taken from a block of
-// entryBlockSize allocated together, so adding objects one by one costs one
-// allocation per block rather than one per object.
-//
-// NB: a block stays allocated while any of its entries is in use (as a Go
-// map keeps its buckets after deletes), so a store that shrank keeps at
-// most entryBlockSize-1 dead entries (24 bytes each) per live one, and
-// never more than it held at its largest. Replace allocates afresh.
-func (m *threadSafeMap) newEntryLocked(key string) *storeEntry {
-	if len(m.spare) == 0 {
-		m.spare = make([]storeEntry, entryBlockSize)
-	}
-	e := &m.spare[0]
-	m.spare = m.spare[1:]
-	e.key = key
-	return e
-}
-
 // adoptDetachedLocked takes key's detached entry, if any, out of detached.
 func (m *threadSafeMap) adoptDetachedLocked(key string) *storeEntry {
 	e := m.detached[key]
@@ -356,6 +338,7 @@ func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resou
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
+	m.spare, m.keyBytes = nil, nil
 	// NB: recorded before the indices are rebuilt, as in client-go: an
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)
