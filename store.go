@@ -82,6 +82,13 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 // threadSafeMap. cache itself holds no lock and no mutable state; storage
 // does the locking.
 //
+// When keyFunc is MetaNamespaceKeyFunc or DeletionHandlingMetaNamespaceKeyFunc
+// and there is no transformer, Add, Update, Delete and Get of an object with
+// metadata compute its key themselves (the same string), reading the
+// metadata once: a stored key is then found without allocating. Anything
+// else (tombstones, ExplicitKey, objects without metadata, other KeyFuncs)
+// goes through keyFunc as before.
+//
 // The reads (List, ListKeys, the index reads, LastStoreSyncResourceVersion),
 // AddIndexers, Bookmark and Resync are the threadSafeMap's own, promoted.
 type cache struct {
