@@ -276,6 +276,11 @@ func (m *threadSafeMap) deleteEntryLocked(e *storeEntry) {
 	e.slot = -1
 	if e.refs > 0 {
 		m.detachLocked(e)
+	} else {
+		// NB: e stays in its block (store_blocks.go) as long as any
+		// other entry of the block is in use; dropping its key lets the
+		// key's memory go now, as it would with e on its own.
+		e.key = ""
 	}
 	// NB: the arrays keep their capacity, as a Go map keeps its buckets:
 	// a cache that shrank usually grows back, and the next Replace

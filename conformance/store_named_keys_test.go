@@ -358,4 +358,7 @@ func (l *namedLate) ensure() {
 		_ = l.add()
 	}
 }
-func (l *namedLate) ListIndexFuncValues(n string) []string { l.ensure(); return l.namedStore.ListIndexFuncValues(n) }
+func (l *namedLate) ListIndexFuncValues(n string) []string {
+	l.ensure()
+	return l.namedStore.ListIndexFuncValues(n)
+}
