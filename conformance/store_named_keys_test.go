@@ -322,6 +322,9 @@ func TestRecognisedKeyStoresServeReadersDuringWritesWithoutRaces(t *testing.T) {
 				if i%3 == 0 {
 					_ = s.Delete(p)
 				}
+				if w == 0 && i%500 == 499 {
+					_ = s.Replace([]any{namedPod("ns1", "p0-1", "r")}, "r")
+				}
 			}
 		}(w)
 	}
@@ -361,4 +364,27 @@ func (l *namedLate) ensure() {
 func (l *namedLate) ListIndexFuncValues(n string) []string {
 	l.ensure()
 	return l.namedStore.ListIndexFuncValues(n)
+}
+
+// TestStoresWithoutAKeyFunctionPanicAsClientGoDoes calls every keyed
+// method of stores built with a nil KeyFunc on both sides.
+func TestStoresWithoutAKeyFunctionPanicAsClientGoDoes(t *testing.T) {
+	c := cg.NewIndexer(nil, cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc})
+	k := kc.NewIndexer(nil, kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc})
+	p := namedPod("ns", "a", "1")
+	calls := []struct {
+		name   string
+		cg, kc func() error
+	}{
+		{"Add", func() error { return c.Add(p) }, func() error { return k.Add(p) }},
+		{"Update", func() error { return c.Update(p) }, func() error { return k.Update(p) }},
+		{"Delete", func() error { return c.Delete(p) }, func() error { return k.Delete(p) }},
+		{"Get", func() error { _, _, err := c.Get(p); return err }, func() error { _, _, err := k.Get(p); return err }},
+		{"Replace", func() error { return c.Replace([]any{p}, "2") }, func() error { return k.Replace([]any{p}, "2") }},
+	}
+	for _, call := range calls {
+		if want, got := namedCall(call.cg), namedCall(call.kc); want != got {
+			t.Errorf("%s: client-go %s, kcache %s", call.name, want, got)
+		}
+	}
 }
