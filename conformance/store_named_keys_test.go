@@ -388,3 +388,51 @@ func TestStoresWithoutAKeyFunctionPanicAsClientGoDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestANamespaceIndexMeetingObjectsWithoutMetadataPanicsAsClientGoDoes
+// writes objects with and without metadata under one key of thread-safe
+// stores indexed by MetaNamespaceIndexFunc and compares each panic and the
+// state it leaves.
+func TestANamespaceIndexMeetingObjectsWithoutMetadataPanicsAsClientGoDoes(t *testing.T) {
+	c := cg.NewThreadSafeStore(cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc}, cg.Indices{})
+	k := kc.NewThreadSafeStore(kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc}, kc.Indices{})
+	var nilPod *v1.Pod
+	steps := []struct {
+		key string
+		obj any
+		del bool
+	}{
+		{"k", namedPod("ns", "a", "1"), false}, {"k", 5, false}, {"k", namedPod("ns2", "a", "2"), false},
+		{"j", "str", false}, {"j", nil, false}, {"j", namedPod("", "b", "3"), false}, {"j", nil, true},
+		{"k", nilPod, false}, {"k", nil, true}, {"m", namedPod("ns", "m", "4"), false}, {"m", nil, true},
+	}
+	view := func(s interface {
+		ListKeys() []string
+		ListIndexFuncValues(string) []string
+		IndexKeys(string, string) ([]string, error)
+	}) string {
+		lk := s.ListKeys()
+		sort.Strings(lk)
+		vals := s.ListIndexFuncValues("namespace")
+		sort.Strings(vals)
+		out := fmt.Sprintf("keys=%q values=%q", lk, vals)
+		for _, v := range vals {
+			ik, err := s.IndexKeys("namespace", v)
+			sort.Strings(ik)
+			out += fmt.Sprintf(" %q:%q,%v", v, ik, err)
+		}
+		return out
+	}
+	for i, st := range steps {
+		var want, got string
+		if st.del {
+			want, got = namedCall(func() error { c.Delete(st.key); return nil }), namedCall(func() error { k.Delete(st.key); return nil })
+		} else {
+			want, got = namedCall(func() error { c.Update(st.key, st.obj); return nil }), namedCall(func() error { k.Update(st.key, st.obj); return nil })
+		}
+		want, got = want+" "+view(c), got+" "+view(k)
+		if want != got {
+			t.Errorf("step %d (%s %v):\nclient-go %s\nkcache    %s", i, st.key, st.obj, want, got)
+		}
+	}
+}
