@@ -100,8 +100,15 @@ type valueIndex struct {
 	name string
 	// indexFunc computes an object's indexed values.
 	indexFunc IndexFunc
+	// byNamespace is set when indexFunc is MetaNamespaceIndexFunc: the
+	// index then reads an object's namespace itself, without calling it
+	// (and allocating its result); see namespaceOf.
+	byNamespace bool
 	// byValue maps each indexed value to the entries that have it.
 	byValue map[string]*keySet
+	// spare holds key sets allocated ahead, in one block, for the next new
+	// values (see newKeySet).
+	spare []keySet
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -130,7 +137,7 @@ func newStoreIndices(indexers Indexers) storeIndices {
 
 // register adds an empty index; the caller has checked the name is free.
 func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
-	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}}
+	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}, byNamespace: isMetaNamespaceIndexFunc(fn)}
 	ix.indexers[name] = fn
 	ix.byName[name] = vi
 	ix.ordered = append(ix.ordered, vi)
@@ -140,7 +147,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 // clear empties every index, keeping the index functions.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
-		vi.byValue = map[string]*keySet{}
+		vi.byValue, vi.spare = map[string]*keySet{}, nil
 	}
 }
 
@@ -213,8 +220,27 @@ func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
 	return values
 }
 
+// namespaceOf returns obj's namespace, the one value MetaNamespaceIndexFunc
+// gives it, when vi is that function's index and obj has metadata; ok is
+// false otherwise, and the caller then calls indexFunc (which reports what
+// went wrong).
+func (vi *valueIndex) namespaceOf(obj interface{}) (namespace string, ok bool) {
+	if !vi.byNamespace || obj == nil {
+		return "", false
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return "", false
+	}
+	return m.GetNamespace(), true
+}
+
 // add records e under every value of obj.
 func (vi *valueIndex) add(e *storeEntry, obj interface{}) {
+	if namespace, ok := vi.namespaceOf(obj); ok {
+		vi.addEntry(namespace, e)
+		return
+	}
 	for _, v := range vi.valuesOf(e.key, obj) {
 		vi.addEntry(v, e)
 	}
@@ -222,6 +248,10 @@ func (vi *valueIndex) add(e *storeEntry, obj interface{}) {
 
 // remove drops e from every value of obj.
 func (vi *valueIndex) remove(e *storeEntry, obj interface{}) {
+	if namespace, ok := vi.namespaceOf(obj); ok {
+		vi.removeEntry(namespace, e)
+		return
+	}
 	for _, v := range vi.valuesOf(e.key, obj) {
 		vi.removeEntry(v, e)
 	}
@@ -232,6 +262,9 @@ func (vi *valueIndex) remove(e *storeEntry, obj interface{}) {
 // e from the old values the new object does not give and adds it to every
 // new value (which repairs an entry whose object was changed in place).
 func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
+	if vi.changeNamespace(e, oldObj, newObj) {
+		return
+	}
 	oldValues := vi.valuesOf(e.key, oldObj)
 	newValues := vi.valuesOf(e.key, newObj)
 	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
@@ -252,6 +285,25 @@ func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
 	for _, v := range newValues {
 		vi.addEntry(v, e)
 	}
+}
+
+// changeNamespace is change for MetaNamespaceIndexFunc's index when both
+// objects have metadata, and then reports true: single values, so e moves
+// only when the namespace changed.
+func (vi *valueIndex) changeNamespace(e *storeEntry, oldObj, newObj interface{}) bool {
+	oldNamespace, ok := vi.namespaceOf(oldObj)
+	if !ok {
+		return false
+	}
+	newNamespace, ok := vi.namespaceOf(newObj)
+	if !ok {
+		return false
+	}
+	if oldNamespace != newNamespace {
+		vi.removeEntry(oldNamespace, e)
+		vi.addEntry(newNamespace, e)
+	}
+	return true
 }
 
 // scanValuesMax bounds the comparisons change makes by scanning; past it the
@@ -275,7 +327,7 @@ func (vi *valueIndex) changeMany(e *storeEntry, oldValues, newValues []string) {
 func (vi *valueIndex) addEntry(value string, e *storeEntry) {
 	ks := vi.byValue[value]
 	if ks == nil {
-		ks = &keySet{}
+		ks = vi.newKeySet()
 		vi.byValue[value] = ks
 	}
 	if ks.insert(e) {

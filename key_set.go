@@ -25,6 +25,9 @@ type storeEntry struct {
 // emptied set is dropped from its index altogether).
 const keySetListMax = 32
 
+// keySetListMin is the capacity a set's list starts with.
+const keySetListMin = 4
+
 // keySet is the set of stored entries that share one indexed value of one
 // index.
 //
@@ -68,6 +71,11 @@ func (s *keySet) insert(e *storeEntry) bool {
 		}
 	}
 	if len(s.list) < keySetListMax {
+		if s.list == nil {
+			// NB: most sets hold a few entries; starting at
+			// keySetListMin spares the 1, 2, 4 growth steps.
+			s.list = make([]*storeEntry, 0, keySetListMin)
+		}
 		s.list = append(s.list, e)
 		return true
 	}

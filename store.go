@@ -82,6 +82,13 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 // threadSafeMap. cache itself holds no lock and no mutable state; storage
 // does the locking.
 //
+// When keyFunc is MetaNamespaceKeyFunc or DeletionHandlingMetaNamespaceKeyFunc
+// and there is no transformer, Add, Update, Delete and Get of an object with
+// metadata compute its key themselves (the same string), reading the
+// metadata once: a stored key is then found without allocating. Anything
+// else (tombstones, ExplicitKey, objects without metadata, other KeyFuncs)
+// goes through keyFunc as before.
+//
 // The reads (List, ListKeys, the index reads, LastStoreSyncResourceVersion),
 // AddIndexers, Bookmark and Resync are the threadSafeMap's own, promoted.
 type cache struct {
@@ -91,6 +98,9 @@ type cache struct {
 	keyFunc KeyFunc
 	// transformer, if set, is applied to objects before they are stored.
 	transformer TransformFunc
+	// keyKind recognises keyFunc as one of this package's, whose keys the
+	// store computes itself (see namedMeta); set once, at construction.
+	keyKind keyFuncKind
 }
 
 var _ Indexer = &cache{}
@@ -107,7 +117,7 @@ func NewIndexer(keyFunc KeyFunc, indexers Indexers, opts ...StoreOption) Indexer
 }
 
 func newCache(keyFunc KeyFunc, indexers Indexers, opts []StoreOption) *cache {
-	c := &cache{threadSafeMap: newThreadSafeMap(indexers, Indices{}), keyFunc: keyFunc}
+	c := &cache{threadSafeMap: newThreadSafeMap(indexers, Indices{}), keyFunc: keyFunc, keyKind: keyFuncKindOf(keyFunc)}
 	for _, opt := range opts {
 		opt(c)
 	}
@@ -116,16 +126,16 @@ func newCache(keyFunc KeyFunc, indexers Indexers, opts []StoreOption) *cache {
 
 // Add inserts obj, or replaces the object stored under its key.
 func (c *cache) Add(obj interface{}) error {
-	key, obj, err := c.keyAndTransform(obj)
-	if err != nil {
-		return err
-	}
-	c.threadSafeMap.Add(key, obj)
-	return nil
+	return c.Update(obj)
 }
 
 // Update replaces the object stored under obj's key, or inserts obj.
 func (c *cache) Update(obj interface{}) error {
+	if m, ok := c.namedMeta(obj); ok {
+		namespace, name, rv := m.GetNamespace(), m.GetName(), m.GetResourceVersion()
+		c.threadSafeMap.updateNamed(namespace, name, obj, rv)
+		return nil
+	}
 	key, obj, err := c.keyAndTransform(obj)
 	if err != nil {
 		return err
@@ -137,6 +147,11 @@ func (c *cache) Update(obj interface{}) error {
 // Delete removes the object stored under obj's key and records obj's
 // resource version. Deleting an absent key is not an error.
 func (c *cache) Delete(obj interface{}) error {
+	if m, ok := c.namedMeta(obj); ok {
+		namespace, name, rv := m.GetNamespace(), m.GetName(), m.GetResourceVersion()
+		c.threadSafeMap.deleteNamed(namespace, name, rv)
+		return nil
+	}
 	key, err := c.keyOf(obj)
 	if err != nil {
 		return err
@@ -182,6 +197,10 @@ func (c *cache) GetByKey(key string) (item interface{}, exists bool, err error) 
 // Get returns the object stored under obj's key; only computing the key can
 // fail.
 func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) {
+	if m, ok := c.namedMeta(obj); ok {
+		item, exists = c.threadSafeMap.getNamed(m.GetNamespace(), m.GetName())
+		return item, exists, nil
+	}
 	if key, keyErr := c.keyOf(obj); keyErr == nil {
 		item, exists = c.threadSafeMap.Get(key)
 	} else {

@@ -67,6 +67,8 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 // Indices refer to entries by pointer: an index read picks objects out of
 // the array without hashing a key, an update whose indexed values did not
 // change only overwrites one array slot, and List is one copy of the array.
+// Entries, key sets and the keys the store builds itself (updateNamed) come
+// from blocks (store_blocks.go), a fraction of an allocation per object.
 //
 // Invariant: after every write, every index is exact (see valueIndex);
 // entries[k].key == k; owners[i].slot == i and owners[i] holds objects[i];
@@ -91,6 +93,12 @@ type threadSafeMap struct {
 	detached map[string]*storeEntry
 	// indices are the indices over entries.
 	indices storeIndices
+	// spare holds entries allocated ahead, in one block, for the next new
+	// keys (see newEntryLocked).
+	spare []storeEntry
+	// keyBytes is the unused end of the block the next keys built by the
+	// store itself are written to (see namedKeyLocked).
+	keyBytes []byte
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
 	resourceVersion string
@@ -212,20 +220,26 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 	if e := m.entries[key]; e != nil {
-		old := m.objects[e.slot]
-		m.objects[e.slot] = obj
-		m.indices.change(e, old, obj)
+		m.replaceObjectLocked(e, obj)
 		return
 	}
 	e := m.adoptDetachedLocked(key)
 	if e == nil {
-		e = &storeEntry{key: key}
+		e = m.newEntryLocked(key)
 	}
 	e.slot = int32(len(m.objects))
 	m.objects = append(m.objects, obj)
 	m.owners = append(m.owners, e)
 	m.entries[key] = e
 	m.indices.add(e, obj)
+}
+
+// replaceObjectLocked makes obj the object of e, a stored entry, and moves
+// e in the indices from the values of its old object to those of obj.
+func (m *threadSafeMap) replaceObjectLocked(e *storeEntry, obj interface{}) {
+	old := m.objects[e.slot]
+	m.objects[e.slot] = obj
+	m.indices.change(e, old, obj)
 }
 
 // adoptDetachedLocked takes key's detached entry, if any, out of detached.
@@ -243,12 +257,15 @@ func (m *threadSafeMap) adoptDetachedLocked(key string) *storeEntry {
 // was changed in place, so it no longer gives the values it was indexed
 // under) is kept as detached.
 func (m *threadSafeMap) deleteLocked(key string) {
-	e := m.entries[key]
-	if e == nil {
-		return
+	if e := m.entries[key]; e != nil {
+		m.deleteEntryLocked(e)
 	}
+}
+
+// deleteEntryLocked is deleteLocked of e, a stored entry.
+func (m *threadSafeMap) deleteEntryLocked(e *storeEntry) {
 	m.indices.remove(e, m.objects[e.slot])
-	delete(m.entries, key)
+	delete(m.entries, e.key)
 	last := int32(len(m.objects) - 1)
 	if e.slot != last {
 		m.objects[e.slot], m.owners[e.slot] = m.objects[last], m.owners[last]
@@ -259,6 +276,11 @@ func (m *threadSafeMap) deleteLocked(key string) {
 	e.slot = -1
 	if e.refs > 0 {
 		m.detachLocked(e)
+	} else {
+		// NB: e stays in its block (store_blocks.go) as long as any
+		// other entry of the block is in use; dropping its key lets the
+		// key's memory go now, as it would with e on its own.
+		e.key = ""
 	}
 	// NB: the arrays keep their capacity, as a Go map keeps its buckets:
 	// a cache that shrank usually grows back, and the next Replace
@@ -323,6 +345,7 @@ func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resou
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
+	m.spare, m.keyBytes = nil, nil
 	// NB: recorded before the indices are rebuilt, as in client-go: an
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)

@@ -20,6 +20,8 @@ import (
 // status times and (for one pod in ten) the node; nothing is mutated after
 // construction, so the slices may be shared by concurrent readers.
 type storeCluster struct {
+	// shape is what the cluster was built from.
+	shape storeClusterShape
 	// pods are the initial versions.
 	pods []any
 	// updated are the next versions of the same pods.
@@ -34,24 +36,38 @@ type storeCluster struct {
 	apps []string
 }
 
-// storeClusterShape sizes a cluster.
+// storeClusterShape sizes a cluster and picks the stores' key function.
 type storeClusterShape struct {
+	// name names the shape in sub-benchmark names.
+	name string
 	// pods is the number of pods.
 	pods int
 	// namespaces is the number of namespaces.
 	namespaces int
 	// nodes is the number of nodes.
 	nodes int
+	// appMin and appMax bound the replicas of each app (the last app may
+	// be cut short).
+	appMin, appMax int
+	// metaKeys makes the stores key with MetaNamespaceKeyFunc rather than
+	// DeletionHandlingMetaNamespaceKeyFunc.
+	metaKeys bool
 }
 
-// storeBenchShape is the shape every benchmark uses.
-var storeBenchShape = storeClusterShape{pods: 100_000, namespaces: 100, nodes: 5_000}
+// storeBenchShapes are the shapes every store benchmark runs on: many small
+// apps over many nodes, keyed as informers key; and issue 13's shape, with
+// 200 pods per namespace, ~100 per node and 50 per app, keyed with
+// MetaNamespaceKeyFunc.
+var storeBenchShapes = []storeClusterShape{
+	{name: "apps4-nodes5k-ns100", pods: 100_000, namespaces: 100, nodes: 5_000, appMin: 3, appMax: 5},
+	{name: "apps50-nodes1k-ns500", pods: 100_000, namespaces: 500, nodes: 1_000, appMin: 50, appMax: 50, metaKeys: true},
+}
 
-// newStoreCluster builds a cluster: apps of 3 to 5 replicas like
+// newStoreCluster builds a cluster: apps of appMin to appMax replicas like
 // Deployments, spread round-robin over namespaces, on random nodes.
 func newStoreCluster(shape storeClusterShape) *storeCluster {
 	rng := rand.New(rand.NewSource(1))
-	c := &storeCluster{}
+	c := &storeCluster{shape: shape}
 	for i := 0; i < shape.namespaces; i++ {
 		c.namespaces = append(c.namespaces, fmt.Sprintf("team-%03d", i))
 	}
@@ -64,7 +80,7 @@ func newStoreCluster(shape storeClusterShape) *storeCluster {
 		app := fmt.Sprintf("svc-%05d", appIndex)
 		c.apps = append(c.apps, app)
 		hash := storeRandomSuffix(rng, 10)
-		replicas := 3 + rng.Intn(3)
+		replicas := shape.appMin + rng.Intn(shape.appMax-shape.appMin+1)
 		for r := 0; r < replicas && len(c.pods) < shape.pods; r++ {
 			pod := newStoreBenchPod(rng, ns, app, hash, c.nodes[rng.Intn(len(c.nodes))], base, len(c.pods))
 			c.pods = append(c.pods, pod)

@@ -1,6 +1,7 @@
 package benchmarks
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"syscall"
@@ -33,10 +34,11 @@ type storePlain interface {
 type storeImpl struct {
 	// name is the sub-benchmark suffix after "impl=".
 	name string
-	// newIndexer builds an empty Indexer with the three pod indices.
-	newIndexer func() storeReader
-	// newStore builds an empty plain Store.
-	newStore func() storePlain
+	// newIndexer builds an empty Indexer with the shape's key function and
+	// the first indices pod indices (1: namespace; 3: namespace, node, app).
+	newIndexer func(shape storeClusterShape, indices int) storeReader
+	// newStore builds an empty plain Store with the shape's key function.
+	newStore func(shape storeClusterShape) storePlain
 }
 
 // Index names used by the benchmarks.
@@ -60,45 +62,77 @@ func storeAppIndex(obj any) ([]string, error) {
 	return []string{app}, nil
 }
 
+// storeAllIndices is how many indices a full benchmark Indexer has.
+const storeAllIndices = 3
+
 // storeImpls lists client-go first, then kcache, built the same way.
 var storeImpls = []storeImpl{
 	{
 		name: "client-go",
-		newIndexer: func() storeReader {
-			return cg.NewIndexer(cg.DeletionHandlingMetaNamespaceKeyFunc, cg.Indexers{
-				storeByNamespace: cg.MetaNamespaceIndexFunc, storeByNode: storeNodeIndex, storeByApp: storeAppIndex,
-			})
+		newIndexer: func(shape storeClusterShape, indices int) storeReader {
+			ix := cg.Indexers{storeByNamespace: cg.MetaNamespaceIndexFunc}
+			if indices > 1 {
+				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
+			}
+			return cg.NewIndexer(storeCGKeyFunc(shape), ix)
 		},
-		newStore: func() storePlain { return cg.NewStore(cg.DeletionHandlingMetaNamespaceKeyFunc) },
+		newStore: func(shape storeClusterShape) storePlain { return cg.NewStore(storeCGKeyFunc(shape)) },
 	},
 	{
 		name: "kcache",
-		newIndexer: func() storeReader {
-			return kc.NewIndexer(kc.DeletionHandlingMetaNamespaceKeyFunc, kc.Indexers{
-				storeByNamespace: kc.MetaNamespaceIndexFunc, storeByNode: storeNodeIndex, storeByApp: storeAppIndex,
-			})
+		newIndexer: func(shape storeClusterShape, indices int) storeReader {
+			ix := kc.Indexers{storeByNamespace: kc.MetaNamespaceIndexFunc}
+			if indices > 1 {
+				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
+			}
+			return kc.NewIndexer(storeKCKeyFunc(shape), ix)
 		},
-		newStore: func() storePlain { return kc.NewStore(kc.DeletionHandlingMetaNamespaceKeyFunc) },
+		newStore: func(shape storeClusterShape) storePlain { return kc.NewStore(storeKCKeyFunc(shape)) },
 	},
 }
 
+// storeCGKeyFunc is client-go's key function the shape asks for.
+func storeCGKeyFunc(shape storeClusterShape) cg.KeyFunc {
+	if shape.metaKeys {
+		return cg.MetaNamespaceKeyFunc
+	}
+	return cg.DeletionHandlingMetaNamespaceKeyFunc
+}
+
+// storeKCKeyFunc is kcache's key function the shape asks for.
+func storeKCKeyFunc(shape storeClusterShape) kc.KeyFunc {
+	if shape.metaKeys {
+		return kc.MetaNamespaceKeyFunc
+	}
+	return kc.DeletionHandlingMetaNamespaceKeyFunc
+}
+
 var (
-	// storeClusterOnce guards storeClusterData.
-	storeClusterOnce sync.Once
-	// storeClusterData is built on first use and shared read-only.
+	// storeClusterLock guards storeClusterData.
+	storeClusterLock sync.Mutex
+	// storeClusterData is the last cluster built, shared read-only; only
+	// one is kept, so that the two shapes' pods are never live together.
 	storeClusterData *storeCluster
 )
 
-// storeData returns the shared benchmark cluster, building it once.
-func storeData() *storeCluster {
-	storeClusterOnce.Do(func() { storeClusterData = newStoreCluster(storeBenchShape) })
+// storeData returns the benchmark cluster of shape, building it unless it
+// is the one built last.
+func storeData(shape storeClusterShape) *storeCluster {
+	storeClusterLock.Lock()
+	defer storeClusterLock.Unlock()
+	if storeClusterData == nil || storeClusterData.shape != shape {
+		storeClusterData = nil
+		runtime.GC()
+		storeClusterData = newStoreCluster(shape)
+	}
 	return storeClusterData
 }
 
-// storeFull returns an Indexer of impl holding every pod, built untimed.
+// storeFull returns a three-index Indexer of impl holding every pod, built
+// untimed.
 func storeFull(b *testing.B, impl storeImpl, c *storeCluster) storeReader {
 	b.Helper()
-	idx := impl.newIndexer()
+	idx := impl.newIndexer(c.shape, storeAllIndices)
 	for _, p := range c.pods {
 		if err := idx.Add(p); err != nil {
 			b.Fatal(err)
@@ -107,14 +141,19 @@ func storeFull(b *testing.B, impl storeImpl, c *storeCluster) storeReader {
 	return idx
 }
 
-// storeRunImpls runs body as one sub-benchmark per implementation.
+// storeRunImpls runs body as one sub-benchmark per shape and
+// implementation, named shape=<name>/impl=<name>.
 func storeRunImpls(b *testing.B, body func(b *testing.B, impl storeImpl, c *storeCluster)) {
-	c := storeData()
-	for _, impl := range storeImpls {
-		b.Run("impl="+impl.name, func(b *testing.B) {
-			b.ReportAllocs()
-			runtime.GC()
-			body(b, impl, c)
+	for _, shape := range storeBenchShapes {
+		b.Run("shape="+shape.name, func(b *testing.B) {
+			c := storeData(shape)
+			for _, impl := range storeImpls {
+				b.Run("impl="+impl.name, func(b *testing.B) {
+					b.ReportAllocs()
+					runtime.GC()
+					body(b, impl, c)
+				})
+			}
 		})
 	}
 }
@@ -183,7 +222,7 @@ func BenchmarkStoreAdd(b *testing.B) {
 		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
 			timer.pause()
-			idx := impl.newIndexer()
+			idx := impl.newIndexer(c.shape, storeAllIndices)
 			timer.resume()
 			for _, p := range c.pods {
 				if err := idx.Add(p); err != nil {
@@ -235,22 +274,21 @@ func BenchmarkStoreDelete(b *testing.B) {
 }
 
 // BenchmarkStoreByIndex queries every value of one index of a full Indexer
-// once per op: 100 namespaces (~1,000 pods each), 5,000 nodes (~20 pods
-// each) or ~25,000 apps (3 to 5 pods each).
+// once per op. Shape apps4-nodes5k-ns100: 100 namespaces (~1,000 pods
+// each), 5,000 nodes (~20 pods each), ~25,000 apps (3 to 5 pods each);
+// shape apps50-nodes1k-ns500: 500 namespaces (200 pods each), 1,000 nodes
+// (~100 pods each), 2,000 apps (50 pods each).
 func BenchmarkStoreByIndex(b *testing.B) {
-	c := storeData()
-	for _, q := range []struct {
-		index  string   // the index queried
-		values []string // every value it has
-	}{{storeByNamespace, c.namespaces}, {storeByNode, c.nodes}, {storeByApp, c.apps}} {
-		b.Run("index="+q.index, func(b *testing.B) {
+	for _, index := range []string{storeByNamespace, storeByNode, storeByApp} {
+		b.Run("index="+index, func(b *testing.B) {
 			storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
+				values := c.indexValues(index)
 				idx := storeFull(b, impl, c)
 				timer := storeStartTiming(b)
 				found := 0
 				for i := 0; i < b.N; i++ {
-					for _, v := range q.values {
-						objs, err := idx.ByIndex(q.index, v)
+					for _, v := range values {
+						objs, err := idx.ByIndex(index, v)
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -258,11 +296,23 @@ func BenchmarkStoreByIndex(b *testing.B) {
 					}
 				}
 				if found != b.N*len(c.pods) {
-					b.Fatalf("ByIndex(%s) found %d objects over %d sweeps of %d pods", q.index, found, b.N, len(c.pods))
+					b.Fatalf("ByIndex(%s) found %d objects over %d sweeps of %d pods", index, found, b.N, len(c.pods))
 				}
-				timer.finish(len(q.values), "query")
+				timer.finish(len(values), "query")
 			})
 		})
+	}
+}
+
+// indexValues returns every value the named benchmark index has.
+func (c *storeCluster) indexValues(index string) []string {
+	switch index {
+	case storeByNamespace:
+		return c.namespaces
+	case storeByNode:
+		return c.nodes
+	default:
+		return c.apps
 	}
 }
 
@@ -384,31 +434,41 @@ func storeReadMany(b *testing.B, idx storeReader, c *storeCluster, reader int) {
 // and store-B/obj count live bytes (HeapAlloc after a forced GC), their
 // difference is index-overhead-B/obj, and heap-inuse-B/obj counts the
 // Indexer's growth in in-use heap spans (HeapInuse, fragmentation included).
+// indices=1 has the namespace index only, indices=3 all three.
 func BenchmarkStoreRetainedHeap(b *testing.B) {
-	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
-		var indexed, plain storeHeapGrowth
-		for i := 0; i < b.N; i++ {
-			indexed.add(storeRetained(func() any {
-				idx := impl.newIndexer()
-				for _, p := range c.pods {
-					_ = idx.Add(p)
-				}
-				return idx
-			}))
-			plain.add(storeRetained(func() any {
-				s := impl.newStore()
-				for _, p := range c.pods {
-					_ = s.Add(p)
-				}
-				return s
-			}))
-		}
-		perObj := func(total uint64) float64 { return float64(total) / float64(b.N) / float64(len(c.pods)) }
-		b.ReportMetric(perObj(indexed.live), "retained-B/obj")
-		b.ReportMetric(perObj(plain.live), "store-B/obj")
-		b.ReportMetric(perObj(indexed.live)-perObj(plain.live), "index-overhead-B/obj")
-		b.ReportMetric(perObj(indexed.inuse), "heap-inuse-B/obj")
-	})
+	for _, indices := range []int{1, storeAllIndices} {
+		b.Run(fmt.Sprintf("indices=%d", indices), func(b *testing.B) {
+			storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
+				storeMeasureRetained(b, impl, c, indices)
+			})
+		})
+	}
+}
+
+// storeMeasureRetained is one BenchmarkStoreRetainedHeap sub-benchmark.
+func storeMeasureRetained(b *testing.B, impl storeImpl, c *storeCluster, indices int) {
+	var indexed, plain storeHeapGrowth
+	for i := 0; i < b.N; i++ {
+		indexed.add(storeRetained(func() any {
+			idx := impl.newIndexer(c.shape, indices)
+			for _, p := range c.pods {
+				_ = idx.Add(p)
+			}
+			return idx
+		}))
+		plain.add(storeRetained(func() any {
+			s := impl.newStore(c.shape)
+			for _, p := range c.pods {
+				_ = s.Add(p)
+			}
+			return s
+		}))
+	}
+	perObj := func(total uint64) float64 { return float64(total) / float64(b.N) / float64(len(c.pods)) }
+	b.ReportMetric(perObj(indexed.live), "retained-B/obj")
+	b.ReportMetric(perObj(plain.live), "store-B/obj")
+	b.ReportMetric(perObj(indexed.live)-perObj(plain.live), "index-overhead-B/obj")
+	b.ReportMetric(perObj(indexed.inuse), "heap-inuse-B/obj")
 }
 
 // storeHeapGrowth is how much the heap grew while building something.
@@ -447,10 +507,19 @@ func storeGrowth(before, after uint64) uint64 {
 }
 
 // TestStoreBenchClusterLooksLikeARealCluster checks the benchmark data has
-// the advertised shape, on a smaller cluster: every namespace used, apps of
-// 3 to 5 pods, unique keys, next versions on the same keys.
+// the advertised shape, on smaller clusters: every namespace used, apps of
+// the shape's sizes, unique keys, next versions on the same keys.
 func TestStoreBenchClusterLooksLikeARealCluster(t *testing.T) {
-	shape := storeClusterShape{pods: 2_000, namespaces: 10, nodes: 50}
+	for _, shape := range []storeClusterShape{
+		{name: "small", pods: 2_000, namespaces: 10, nodes: 50, appMin: 3, appMax: 5},
+		{name: "wide", pods: 2_000, namespaces: 20, nodes: 10, appMin: 50, appMax: 50, metaKeys: true},
+	} {
+		t.Run(shape.name, func(t *testing.T) { storeCheckCluster(t, shape) })
+	}
+}
+
+// storeCheckCluster is one case of TestStoreBenchClusterLooksLikeARealCluster.
+func storeCheckCluster(t *testing.T, shape storeClusterShape) {
 	c := newStoreCluster(shape)
 	if len(c.pods) != shape.pods || len(c.updated) != shape.pods || len(c.keys) != shape.pods {
 		t.Fatalf("got %d pods, %d next versions, %d keys; want %d of each", len(c.pods), len(c.updated), len(c.keys), shape.pods)
@@ -472,8 +541,8 @@ func TestStoreBenchClusterLooksLikeARealCluster(t *testing.T) {
 		t.Fatalf("got %d distinct keys over %d namespaces, want %d over %d", len(keys), len(perNamespace), shape.pods, shape.namespaces)
 	}
 	for i, app := range c.apps[:len(c.apps)-1] {
-		if n := perApp[app]; n < 3 || n > 5 {
-			t.Fatalf("app %d (%s) has %d pods, want 3 to 5", i, app, n)
+		if n := perApp[app]; n < shape.appMin || n > shape.appMax {
+			t.Fatalf("app %d (%s) has %d pods, want %d to %d", i, app, n, shape.appMin, shape.appMax)
 		}
 	}
 }

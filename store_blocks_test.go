@@ -1,0 +1,109 @@
+package cache
+
+import (
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+func TestKeysTheStoreBuildsEqualMetaNamespaceKeysAndStayUnchanged(t *testing.T) {
+	long := strings.Repeat("n", keyBlockMax)
+	cases := []struct {
+		name            string
+		namespace, item string
+	}{
+		{name: "namespaced", namespace: "team-a", item: "web-0"},
+		{name: "cluster-scoped", namespace: "", item: "node-1"},
+		{name: "empty name in a namespace", namespace: "team-a", item: ""},
+		{name: "longer than a block record", namespace: "team-a", item: long},
+		{name: "exactly the record limit", namespace: "", item: long},
+	}
+	m := newThreadSafeMap(Indexers{}, Indices{})
+	var built, want []string
+	// NB: many rounds, so that keys cross block boundaries.
+	for round := 0; round < 3*keyBlockSize/16; round++ {
+		for _, tc := range cases {
+			built = append(built, m.namedKeyLocked(tc.namespace, tc.item))
+			want = append(want, namespacedKey(tc.namespace, tc.item))
+		}
+	}
+	for i := range built {
+		if built[i] != want[i] {
+			t.Fatalf("key %d (%s) = %q, want %q", i, cases[i%len(cases)].name, built[i], want[i])
+		}
+	}
+}
+
+func TestEntriesFromBlocksAreDistinctAndFresh(t *testing.T) {
+	m := newThreadSafeMap(Indexers{}, Indices{})
+	seen := map[*storeEntry]bool{}
+	for i := 0; i < 3*entryBlockSize+1; i++ {
+		e := m.newEntryLocked("k")
+		if seen[e] || e.slot != 0 || e.refs != 0 || e.key != "k" {
+			t.Fatalf("entry %d reused or not fresh: %+v", i, *e)
+		}
+		seen[e] = true
+	}
+	vi := &valueIndex{}
+	sets := map[*keySet]bool{}
+	for i := 0; i < 3*keySetBlockSize+1; i++ {
+		ks := vi.newKeySet()
+		if sets[ks] || ks.len() != 0 {
+			t.Fatalf("key set %d reused or not empty", i)
+		}
+		sets[ks] = true
+	}
+}
+
+func TestRewritingAStoredPodWithTheLibrarysKeyAndNamespaceFunctionsDoesNotAllocate(t *testing.T) {
+	cases := []struct {
+		name    string
+		keyFunc KeyFunc
+	}{
+		{name: "MetaNamespaceKeyFunc", keyFunc: MetaNamespaceKeyFunc},
+		{name: "DeletionHandlingMetaNamespaceKeyFunc", keyFunc: DeletionHandlingMetaNamespaceKeyFunc},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			idx := NewIndexer(tc.keyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+			pod := &v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "web-0", ResourceVersion: "7"}}
+			if err := idx.Add(pod); err != nil {
+				t.Fatal(err)
+			}
+			allocs := testing.AllocsPerRun(100, func() {
+				_ = idx.Update(pod)
+				_, _, _ = idx.Get(pod)
+			})
+			if allocs != 0 {
+				t.Fatalf("%v allocations per Update and Get, want 0", allocs)
+			}
+			if keys := idx.ListKeys(); len(keys) != 1 || keys[0] != "team-a/web-0" {
+				t.Fatalf("keys %v, want [team-a/web-0]", keys)
+			}
+		})
+	}
+}
+
+func TestTheStoreRecognisesOnlyTheLibrarysOwnKeyFunctions(t *testing.T) {
+	wrapped := func(obj interface{}) (string, error) { return MetaNamespaceKeyFunc(obj) }
+	cases := []struct {
+		name string
+		fn   KeyFunc
+		want keyFuncKind
+	}{
+		{name: "MetaNamespaceKeyFunc", fn: MetaNamespaceKeyFunc, want: keyFuncMetaNamespace},
+		{name: "DeletionHandlingMetaNamespaceKeyFunc", fn: DeletionHandlingMetaNamespaceKeyFunc, want: keyFuncDeletionHandling},
+		{name: "a wrapper", fn: wrapped, want: keyFuncOther},
+		{name: "nil", fn: nil, want: keyFuncOther},
+	}
+	for _, tc := range cases {
+		if got := keyFuncKindOf(tc.fn); got != tc.want {
+			t.Errorf("%s: kind %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if !isMetaNamespaceIndexFunc(MetaNamespaceIndexFunc) || isMetaNamespaceIndexFunc(func(interface{}) ([]string, error) { return nil, nil }) {
+		t.Error("MetaNamespaceIndexFunc not told apart from another IndexFunc")
+	}
+}
