@@ -1,40 +1,11 @@
 package cache
 
 import (
-	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
-
-func TestKeysTheStoreBuildsEqualMetaNamespaceKeysAndStayUnchanged(t *testing.T) {
-	long := strings.Repeat("n", keyBlockMax)
-	cases := []struct {
-		name            string
-		namespace, item string
-	}{
-		{name: "namespaced", namespace: "team-a", item: "web-0"},
-		{name: "cluster-scoped", namespace: "", item: "node-1"},
-		{name: "empty name in a namespace", namespace: "team-a", item: ""},
-		{name: "longer than a block record", namespace: "team-a", item: long},
-		{name: "exactly the record limit", namespace: "", item: long},
-	}
-	m := newThreadSafeMap(Indexers{}, Indices{})
-	var built, want []string
-	// NB: many rounds, so that keys cross block boundaries.
-	for round := 0; round < 3*keyBlockSize/16; round++ {
-		for _, tc := range cases {
-			built = append(built, m.namedKeyLocked(tc.namespace, tc.item))
-			want = append(want, namespacedKey(tc.namespace, tc.item))
-		}
-	}
-	for i := range built {
-		if built[i] != want[i] {
-			t.Fatalf("key %d (%s) = %q, want %q", i, cases[i%len(cases)].name, built[i], want[i])
-		}
-	}
-}
 
 func TestEntriesFromBlocksAreDistinctAndFresh(t *testing.T) {
 	m := newThreadSafeMap(Indexers{}, Indices{})

@@ -94,7 +94,7 @@ func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv 
 	if e := m.namedEntryLocked(namespace, name); e != nil {
 		m.replaceObjectLocked(e, obj)
 	} else {
-		m.putLocked(m.namedKeyLocked(namespace, name), obj)
+		m.putLocked(namespacedKey(namespace, name), obj)
 	}
 	m.setResourceVersionLocked(rv)
 }

@@ -96,9 +96,6 @@ type threadSafeMap struct {
 	// spare holds entries allocated ahead, in one block, for the next new
 	// keys (see newEntryLocked).
 	spare []storeEntry
-	// keyBytes is the unused end of the block the next keys built by the
-	// store itself are written to (see namedKeyLocked).
-	keyBytes []byte
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
 	resourceVersion string
@@ -345,7 +342,7 @@ func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resou
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
-	m.spare, m.keyBytes = nil, nil
+	m.spare = nil
 	// NB: recorded before the indices are rebuilt, as in client-go: an
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)

@@ -73,3 +73,66 @@ func TestAStoreThatDeletedAnObjectWithAHugeKeyFreesTheKeyAsClientGoDoes(t *testi
 		}
 	}
 }
+
+// keysKeptAfterTheStoreIsGone returns the heap still in use (bytes) once a
+// store that held n pods is dropped, with every 100th key of its ListKeys
+// kept by the caller, and the kept keys.
+func keysKeptAfterTheStoreIsGone(newStore func() interface {
+	Add(any) error
+	ListKeys() []string
+}, n int) (int64, []string) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := newStore()
+	for i := 0; i < n; i++ {
+		if err := s.Add(namedPod("team-"+string(rune('a'+i%26)), "web-"+strings.Repeat("x", i%7)+itoa(i), "1")); err != nil {
+			panic(err)
+		}
+	}
+	var kept []string
+	for i, key := range s.ListKeys() {
+		if i%100 == 0 {
+			kept = append(kept, key)
+		}
+	}
+	s = nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc), kept
+}
+
+// itoa formats i in decimal.
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i < 10 {
+		return digits[i : i+1]
+	}
+	return itoa(i/10) + digits[i%10:i%10+1]
+}
+
+// TestKeysACallerKeepsFromListKeysPinOnlyTheirOwnBytesAsWithClientGo keeps
+// 1% of the keys of a dropped store: they must not keep more memory alive
+// than client-go's keys do (a key carved out of a shared block would pin
+// the whole block).
+func TestKeysACallerKeepsFromListKeysPinOnlyTheirOwnBytesAsWithClientGo(t *testing.T) {
+	const pods = 20_000
+	cgRetained, cgKept := keysKeptAfterTheStoreIsGone(func() interface {
+		Add(any) error
+		ListKeys() []string
+	} {
+		return cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc})
+	}, pods)
+	kcRetained, kcKept := keysKeptAfterTheStoreIsGone(func() interface {
+		Add(any) error
+		ListKeys() []string
+	} {
+		return kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc})
+	}, pods)
+	if len(kcKept) != len(cgKept) {
+		t.Fatalf("kept %d keys from kcache, %d from client-go", len(kcKept), len(cgKept))
+	}
+	if kcRetained > cgRetained+64<<10 {
+		t.Errorf("%d kept keys pin %d bytes in kcache, %d in client-go", len(kcKept), kcRetained, cgRetained)
+	}
+}
