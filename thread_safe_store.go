@@ -67,8 +67,9 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 // Indices refer to entries by pointer: an index read picks objects out of
 // the array without hashing a key, an update whose indexed values did not
 // change only overwrites one array slot, and List is one copy of the array.
-// Entries, key sets and the keys the store builds itself (updateNamed) come
-// from blocks (store_blocks.go), a fraction of an allocation per object.
+// Entries and key sets come from blocks (store_blocks.go), a fraction of
+// an allocation per object; keys are allocated one by one, since callers
+// may keep them.
 //
 // Invariant: after every write, every index is exact (see valueIndex);
 // entries[k].key == k; owners[i].slot == i and owners[i] holds objects[i];
