@@ -291,7 +291,7 @@ func reflectorEachVariant(b *testing.B, body func(b *testing.B, lib reflectorBen
 		stream bool
 	}{{"List", false}, {"WatchList", true}} {
 		for _, lib := range reflectorBenchLibs {
-			b.Run(path.name+"/"+lib.name, func(b *testing.B) {
+			b.Run(path.name+"/impl="+lib.name, func(b *testing.B) {
 				reflectorWithWatchListGate(func() { body(b, lib, path.stream) })
 			})
 		}
@@ -395,7 +395,7 @@ func BenchmarkReflectorWatchEvents(b *testing.B) {
 		versions[i] = &pod
 	}
 	for _, lib := range builds {
-		b.Run(lib.name, func(b *testing.B) {
+		b.Run("impl="+lib.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				source := &reflectorEventSource{versions: versions}
@@ -464,7 +464,7 @@ func BenchmarkReflectorTransformedSyncIntoOwnQueuePeakHeap(b *testing.B) {
 		}},
 	}
 	for _, lib := range queues {
-		b.Run("List/"+lib.name, func(b *testing.B) {
+		b.Run("List/impl="+lib.name, func(b *testing.B) {
 			var worst float64
 			for i := 0; i < b.N; i++ {
 				peak := &reflectorBenchPeak{enabled: true}
