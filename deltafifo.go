@@ -269,28 +269,10 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	f.cond.Signal()
 }
 
-// deltaFIFOItemsKeep is the number of keys up to which DeltaFIFO keeps its
-// items map however empty it gets; only a map that held more is replaced.
-const deltaFIFOItemsKeep = 1024
-
-// releaseDrainedItemsLocked gives back the memory of a drained burst: once
-// a map that held more than deltaFIFOItemsKeep keys holds at most 1/8 of
-// its peak, the remaining keys move to a new map sized for them (an empty
-// one when none remain) and the peak starts again from there.
-//
-// NB: no thrashing: a move copies at most 1/8 of the keys the map held, and
-// at least the other 7/8 were popped since it was made, so moves cost O(1)
-// per pop; a queue that never holds more than deltaFIFOItemsKeep keys never
-// moves, so its steady state allocates nothing here.
+// releaseDrainedItemsLocked gives back the memory of a drained burst (see
+// releaseDrainedItems).
 func (f *DeltaFIFO) releaseDrainedItemsLocked() {
-	if f.itemsPeak <= deltaFIFOItemsKeep || len(f.items) > f.itemsPeak/8 {
-		return
-	}
-	items := make(map[string]Deltas, len(f.items))
-	for key, deltas := range f.items {
-		items[key] = deltas
-	}
-	f.items, f.itemsPeak = items, len(items)
+	f.items, f.itemsPeak = releaseDrainedItems(f.items, f.itemsPeak)
 }
 
 // collapseDeletions merges a trailing Deleted, Deleted pair into one: the

@@ -30,8 +30,8 @@ func TestDeltaFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsOrder(t *testing.T)
 		replaced bool
 		peak     int
 	}{
-		{name: "a burst that fits the kept size keeps its map", burst: deltaFIFOItemsKeep, remain: 0, replaced: false, peak: deltaFIFOItemsKeep},
-		{name: "one key more than the kept size is given back once drained to an eighth", burst: deltaFIFOItemsKeep + 1, remain: 0, replaced: true, peak: (deltaFIFOItemsKeep + 1) / 8},
+		{name: "a burst that fits the kept size keeps its map", burst: queueItemsKeep, remain: 0, replaced: false, peak: queueItemsKeep},
+		{name: "one key more than the kept size is given back once drained to an eighth", burst: queueItemsKeep + 1, remain: 0, replaced: true, peak: (queueItemsKeep + 1) / 8},
 		{name: "a burst drained to just above an eighth keeps its map", burst: 8000, remain: 1001, replaced: false, peak: 8000},
 		{name: "a burst drained to an eighth moves the rest to a map sized for them", burst: 8000, remain: 1000, replaced: true, peak: 1000},
 		{name: "a drained 20k burst moves twice and keeps a map for 312", burst: 20_000, remain: 0, replaced: true, peak: 312},
@@ -86,12 +86,12 @@ func TestDeltaFIFOSteadyStateBelowTheKeptSizeNeverReplacesItsMap(t *testing.T) {
 		backlog int
 	}{
 		{name: "short backlog", backlog: 10},
-		{name: "backlog at the kept size", backlog: deltaFIFOItemsKeep - 1},
+		{name: "backlog at the kept size", backlog: queueItemsKeep - 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: deltaFIFOMemoryKey})
-			objs := make([]interface{}, 2*deltaFIFOItemsKeep)
+			objs := make([]interface{}, 2*queueItemsKeep)
 			for i := range objs {
 				objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
 			}

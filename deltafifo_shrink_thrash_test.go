@@ -38,10 +38,10 @@ func TestDeltaFIFOAlternatingAddAndPopAtTheMoveThresholdAllocatesNoMoreThanFarBe
 		name        string
 		burst, hold int
 	}{
-		{name: "held at an eighth of a 1025-key peak", burst: deltaFIFOItemsKeep + 1, hold: (deltaFIFOItemsKeep + 1) / 8},
-		{name: "held one above an eighth of a 1025-key peak", burst: deltaFIFOItemsKeep + 1, hold: (deltaFIFOItemsKeep+1)/8 + 1},
+		{name: "held at an eighth of a 1025-key peak", burst: queueItemsKeep + 1, hold: (queueItemsKeep + 1) / 8},
+		{name: "held one above an eighth of a 1025-key peak", burst: queueItemsKeep + 1, hold: (queueItemsKeep+1)/8 + 1},
 		{name: "held at an eighth of a 20k peak", burst: 20_000, hold: 20_000 / 8},
-		{name: "held at the kept size", burst: deltaFIFOItemsKeep, hold: deltaFIFOItemsKeep},
+		{name: "held at the kept size", burst: queueItemsKeep, hold: queueItemsKeep},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

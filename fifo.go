@@ -76,9 +76,12 @@ type QueueWithBatch interface {
 //
 // Invariants: every key of items is in order (possibly more than once: a key
 // deleted and added again while queued appears twice, and Pop skips entries
-// whose key has no item any more).
+// whose key has no item any more); itemsPeak is at least len(items).
 //
-// Locking: lock guards items, order, closed and the Locked part of
+// Memory: a burst gives its memory back once drained, as DeltaFIFO's does:
+// the items map through releaseDrainedItems, order through queueRing.
+//
+// Locking: lock guards items, itemsPeak, order, closed and the Locked part of
 // population; cond (on lock) wakes Pop when an item arrives or the queue
 // closes.
 type FIFO struct {
@@ -87,6 +90,9 @@ type FIFO struct {
 	queueCore
 	// items maps a key to the latest object added under it.
 	items map[string]interface{}
+	// itemsPeak is the most keys items has held, or was sized for, since
+	// it was made (see releaseDrainedItems).
+	itemsPeak int
 	// order holds the keys to process, oldest first.
 	order queueRing[string]
 	// keyFunc computes an object's key; immutable.
@@ -142,6 +148,14 @@ func (f *FIFO) putLocked(key string, obj interface{}) {
 		f.order.push(key)
 	}
 	f.items[key] = obj
+	f.itemsPeak = max(f.itemsPeak, len(f.items))
+}
+
+// removeLocked forgets key's object and gives back the memory of a drained
+// burst (see releaseDrainedItems).
+func (f *FIFO) removeLocked(key string) {
+	delete(f.items, key)
+	f.items, f.itemsPeak = releaseDrainedItems(f.items, f.itemsPeak)
 }
 
 // Update does exactly what Add does.
@@ -157,7 +171,7 @@ func (f *FIFO) Delete(obj interface{}) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.population.markPopulatedLocked()
-	delete(f.items, key)
+	f.removeLocked(key)
 	return nil
 }
 
@@ -194,7 +208,7 @@ func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 				skipped = counted // deleted while queued
 				continue
 			}
-			delete(f.items, key)
+			f.removeLocked(key)
 			err := process(obj, initial)
 			f.population.processedLocked(counted)
 			skipped = 0
@@ -223,7 +237,7 @@ func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.items = items
+	f.items, f.itemsPeak = items, len(items)
 	f.order.reset()
 	f.order.reserve(len(keys))
 	for _, key := range keys {
