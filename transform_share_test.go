@@ -123,7 +123,9 @@ func TestShareIdenticalPodPartsNeverSharesUnequalParts(t *testing.T) {
 			return mapID(a.Spec.Containers[0].Resources.Limits) != mapID(b.Spec.Containers[0].Resources.Limits)
 		}},
 		{"one env value differs", func(p *corev1.Pod) { p.Spec.Containers[0].Env[0].Value = "staging" },
-			func(a, b *corev1.Pod) bool { return sliceID(a.Spec.Containers[0].Env) != sliceID(b.Spec.Containers[0].Env) }},
+			func(a, b *corev1.Pod) bool {
+				return sliceID(a.Spec.Containers[0].Env) != sliceID(b.Spec.Containers[0].Env)
+			}},
 		{"an empty node selector, not a nil one", func(p *corev1.Pod) { p.Spec.NodeSelector = map[string]string{} },
 			func(a, b *corev1.Pod) bool { return b.Spec.NodeSelector != nil && len(b.Spec.NodeSelector) == 0 }},
 		{"a nil node selector, not an empty one", func(p *corev1.Pod) { p.Spec.NodeSelector = nil },
