@@ -105,6 +105,8 @@ func sharePodParts(obj interface{}) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		if o != nil {
+			internOwnSpec(&o.Spec)
+			internOwnStatus(&o.Status)
 			sharePodSpec(&o.Spec)
 			sharePodStatus(&o.Status)
 		}

@@ -18,6 +18,7 @@ var transformsUnderBench = []struct {
 	{"StripManagedFields", kcache.StripManagedFields},
 	{"StripLastAppliedConfiguration", kcache.StripLastAppliedConfiguration},
 	{"InternStrings", kcache.InternStrings},
+	{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
 	{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
 }
 
