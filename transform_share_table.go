@@ -15,11 +15,23 @@ import (
 // object references any more is collected; a cleanup attached to the
 // object then removes its entry. Safe for concurrent use.
 type canonTable struct {
-	// mu guards entries.
-	mu sync.Mutex
+	// mu guards entries and ids.
+	mu sync.RWMutex
 	// entries are the canonical values by contentHash; several per hash
 	// only when unequal values collide.
 	entries map[uint64][]canonEntry
+	// ids are the addresses (and lengths) of the canonical objects, for
+	// the fast path of a part that is canonical already. NB: an address
+	// holds nothing alive; one reused by a new object before the cleanup
+	// of the collected canonical object ran only makes that object's part
+	// look canonical, so it is not shared: never a wrong value.
+	ids map[canonID]int
+}
+
+// canonID is a canonical object's address and length.
+type canonID struct {
+	addr uintptr
+	n    int
 }
 
 // canonEntry is one canonical value: its object, weakly, and its length
@@ -33,6 +45,16 @@ type canonEntry struct {
 type canonKey struct {
 	hash uint64
 	obj  weak.Pointer[byte]
+	id   canonID
+}
+
+// isCanonical reports whether the value whose object is id, of length n,
+// is (very likely, see ids) a canonical value of t already.
+func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	_, ok := t.ids[canonID{addr: uintptr(id), n: n}]
+	return ok
 }
 
 // canonical returns the object of the canonical value equal to the value
@@ -61,10 +83,12 @@ func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(un
 	c := clone()
 	wp := weak.Make((*byte)(c))
 	if t.entries == nil {
-		t.entries = make(map[uint64][]canonEntry)
+		t.entries, t.ids = make(map[uint64][]canonEntry), make(map[canonID]int)
 	}
 	t.entries[h] = append(list, canonEntry{obj: wp, n: n})
-	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp})
+	cid := canonID{addr: uintptr(c), n: n}
+	t.ids[cid]++
+	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp, id: cid})
 	return c
 }
 
@@ -84,12 +108,15 @@ func (t *canonTable) forget(k canonKey) {
 	} else {
 		t.entries[k.hash] = list
 	}
+	if t.ids[k.id]--; t.ids[k.id] <= 0 {
+		delete(t.ids, k.id)
+	}
 }
 
 // size is the number of canonical values held (for tests).
 func (t *canonTable) size() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
+	t.mu.RLock()
+	defer t.mu.RUnlock()
 	n := 0
 	for _, list := range t.entries {
 		n += len(list)
@@ -105,7 +132,7 @@ type sharedPointers[T any] struct{ table canonTable }
 // writing *p only when it is not that pointer already. nil stays nil.
 func (s *sharedPointers[T]) share(p **T) {
 	v := *p
-	if v == nil {
+	if v == nil || s.table.isCanonical(unsafe.Pointer(v), 0) {
 		return
 	}
 	c := (*T)(s.table.canonical(contentHash(reflect.ValueOf(v).Elem()), unsafe.Pointer(v), 0,
@@ -129,6 +156,9 @@ func (s *sharedSlices[S, E]) share(p *S) {
 		return
 	}
 	id := unsafe.Pointer(&v[0])
+	if s.table.isCanonical(id, len(v)) {
+		return
+	}
 	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, len(v),
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, S(unsafe.Slice((*E)(c), len(v)))) },
 		func() unsafe.Pointer { n := make(S, len(v)); copy(n, v); return unsafe.Pointer(&n[0]) })
@@ -150,6 +180,9 @@ func (s *sharedMaps[M, K, V]) share(p *M) {
 		return
 	}
 	id := mapObject(v)
+	if s.table.isCanonical(id, 0) {
+		return
+	}
 	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, 0,
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, objectMap[M](c)) },
 		func() unsafe.Pointer { return mapObject(maps.Clone(v)) })
