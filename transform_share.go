@@ -105,6 +105,7 @@ func sharePodParts(obj interface{}) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
 		if o != nil {
+			compactPod(o)
 			internOwnSpec(&o.Spec)
 			internOwnStatus(&o.Status)
 			sharePodSpec(&o.Spec)
@@ -148,6 +149,13 @@ func sharePodParts(obj interface{}) {
 // state, and the name and mountPath of its volumeMounts. Strings inside
 // shared parts are shared with them. Unique values (names, UIDs, pod IPs,
 // container IDs, times) are left alone.
+//
+// Slices that stay the pod's own and that decoding leaves with spare
+// capacity get a backing array of exactly their length (only when they
+// have spare capacity): the spec's initContainers, containers, volumes and
+// every container's volumeMounts; the status's conditions, hostIPs, podIPs,
+// initContainerStatuses, containerStatuses and every container status's
+// volumeMounts.
 //
 // Shared parts are read-only: the cache's objects are anyway (client-go's
 // contract: DeepCopy before mutating). Writing in place to a shared part of

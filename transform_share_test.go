@@ -243,3 +243,26 @@ func TestShareIdenticalPodPartsLeavesEveryOtherObjectUnchanged(t *testing.T) {
 		})
 	}
 }
+
+func TestShareIdenticalPodPartsGivesThePodsOwnSlicesWithSpareCapacityExactlyTheirLength(t *testing.T) {
+	pod := decodedPod("compact")
+	pod.Status.Conditions = append(make([]corev1.PodCondition, 0, 8), corev1.PodCondition{Type: corev1.PodReady, Status: corev1.ConditionTrue})
+	pod.Spec.Volumes = append(make([]corev1.Volume, 0, 16), pod.Spec.Volumes...)
+	want := pod.DeepCopy()
+	got, _ := kcache.ShareIdenticalPodParts(pod)
+	p := got.(*corev1.Pod)
+	if c := p.Status.Conditions; cap(c) != len(c) {
+		t.Errorf("conditions have capacity %d for length %d", cap(c), len(c))
+	}
+	if v := p.Spec.Volumes; cap(v) != len(v) {
+		t.Errorf("volumes have capacity %d for length %d", cap(v), len(v))
+	}
+	if !reflect.DeepEqual(p, want) {
+		t.Fatalf("compacting changed the pod:\n%#v\nwant\n%#v", p, want)
+	}
+	volumes := &p.Spec.Volumes[0]
+	_, _ = kcache.ShareIdenticalPodParts(p)
+	if &p.Spec.Volumes[0] != volumes {
+		t.Fatal("a second application copied the compacted volumes again")
+	}
+}
