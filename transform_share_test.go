@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"unsafe"
 	"weak"
 
 	"go.uber.org/goleak"
@@ -264,5 +265,31 @@ func TestShareIdenticalPodPartsGivesThePodsOwnSlicesWithSpareCapacityExactlyThei
 	_, _ = kcache.ShareIdenticalPodParts(p)
 	if &p.Spec.Volumes[0] != volumes {
 		t.Fatal("a second application copied the compacted volumes again")
+	}
+}
+
+func TestShareIdenticalPodPartsInternsTheStringsOfThePodsOwnParts(t *testing.T) {
+	a, b := sharedPod(t, "a"), sharedPod(t, "b")
+	strs := []struct {
+		name string
+		of   func(*corev1.Pod) string
+	}{
+		{"ephemeral container name", func(p *corev1.Pod) string { return p.Spec.EphemeralContainers[0].Name }},
+		{"container image", func(p *corev1.Pod) string { return p.Spec.Containers[0].Image }},
+		{"volumeMount mountPath", func(p *corev1.Pod) string { return p.Spec.Containers[0].VolumeMounts[0].MountPath }},
+		{"volume name", func(p *corev1.Pod) string { return p.Spec.Volumes[0].Name }},
+		{"nodeName", func(p *corev1.Pod) string { return p.Spec.NodeName }},
+		{"hostIP", func(p *corev1.Pod) string { return p.Status.HostIP }},
+		{"phase", func(p *corev1.Pod) string { return string(p.Status.Phase) }},
+		{"container status image", func(p *corev1.Pod) string { return p.Status.ContainerStatuses[0].Image }},
+		{"container status imageID", func(p *corev1.Pod) string { return p.Status.ContainerStatuses[0].ImageID }},
+	}
+	for _, s := range strs {
+		if x, y := s.of(a), s.of(b); x == "" || unsafe.StringData(x) != unsafe.StringData(y) {
+			t.Errorf("%s: %q of pod a and %q of pod b are not one interned copy", s.name, x, y)
+		}
+	}
+	if x, y := a.Status.ContainerStatuses[0].ContainerID, b.Status.ContainerStatuses[0].ContainerID; unsafe.StringData(x) == unsafe.StringData(y) {
+		t.Error("the per-pod container IDs share their bytes")
 	}
 }
