@@ -24,12 +24,13 @@ func ChainTransforms(transforms ...TransformFunc) TransformFunc {
 }
 
 // recommendedMemoryTransform is the chain behind RecommendedMemoryTransform.
-var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAppliedConfiguration, InternStrings)
+var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAppliedConfiguration, InternStrings, ShareIdenticalPodParts)
 
 // RecommendedMemoryTransform is StripManagedFields, then
-// StripLastAppliedConfiguration, then InternStrings: the three memory
-// transforms of this package, in the order that interns the least (the
-// stripped strings are never interned). Use it as
+// StripLastAppliedConfiguration, then InternStrings, then
+// ShareIdenticalPodParts: the four memory transforms of this package, in
+// the order that interns the least (the stripped strings are never
+// interned). Use it as
 // informer.SetTransform(cache.RecommendedMemoryTransform) or as a queue's
 // Transformer. Like its parts it edits in place, is idempotent, handles
 // tombstones, nil and objects without metadata, and never returns an error.
@@ -47,6 +48,10 @@ var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAp
 //     and Jobs; anything labelled by a Helm chart or an operator). It costs
 //     a hash lookup per string per event and saves the repeated copies; on
 //     a cache of few, unrelated objects it saves little.
+//   - ShareIdenticalPodParts: when many cached pods come from few templates
+//     (Deployments, DaemonSets, Jobs), unless the controller writes to
+//     cached pods in place (a bug anyway: a write to a shared part would
+//     show in every pod sharing it). Other objects pass unchanged.
 //
 // For a transform of your own, put it before these in ChainTransforms when
 // it reads what they remove, and make it idempotent too: an informer may

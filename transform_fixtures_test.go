@@ -35,9 +35,56 @@ func transformPodJSON(name string) []byte {
        "time": "2026-01-01T00:00:01Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:status": {}}}
     ]
   },
-  "spec": {"nodeName": "node-1", "containers": [{"name": "web", "image": "nginx:1.27"}]},
-  "status": {"phase": "Running"}
-}`, name, name, lastApplied))
+  "spec": %s,
+  "status": %s
+}`, name, name, lastApplied, transformPodSpecJSON(name), transformPodStatusJSON(name)))
+}
+
+// transformPodSpecJSON is a pod spec with every part ShareIdenticalPodParts
+// shares, and the per-pod parts it leaves alone (the projected token
+// volume's name, which the containers' volumeMounts reference).
+func transformPodSpecJSON(name string) string {
+	container := `{"name": %q, "image": "nginx:1.27", "command": ["/bin/web"], "args": ["--port=8080"],
+      "ports": [{"name": "http", "containerPort": 8080, "protocol": "TCP"}],
+      "envFrom": [{"configMapRef": {"name": "web-env"}}],
+      "env": [{"name": "MODE", "value": "prod"}, {"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+        {"name": "MEM", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory"}}}],
+      "resources": {"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "100m", "memory": "256Mi"}},
+      "resizePolicy": [{"resourceName": "cpu", "restartPolicy": "NotRequired"}],
+      "volumeMounts": [{"name": "kube-api-access-%s", "readOnly": true, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}],
+      "livenessProbe": {"httpGet": {"path": "/healthz", "port": 8080}, "periodSeconds": 10},
+      "readinessProbe": {"grpc": {"port": 9090}, "periodSeconds": 5},
+      "startupProbe": {"tcpSocket": {"port": 8080}, "failureThreshold": 30},
+      "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
+      "securityContext": {"runAsNonRoot": true, "capabilities": {"drop": ["ALL"]}}}`
+	return fmt.Sprintf(`{"nodeName": "node-1",
+    "initContainers": [`+container+`], "containers": [`+container+`],
+    "ephemeralContainers": [{"name": "debug", "image": "busybox", "command": ["sh"], "env": [{"name": "MODE", "value": "prod"}]}],
+    "volumes": [{"name": "tls", "secret": {"secretName": "web-tls", "defaultMode": 420}},
+      {"name": "conf", "configMap": {"name": "web-conf"}}, {"name": "tmp", "emptyDir": {"sizeLimit": "1Gi"}},
+      {"name": "info", "downwardAPI": {"items": [{"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}}]}},
+      {"name": "host", "hostPath": {"path": "/var/log"}}, {"name": "data", "persistentVolumeClaim": {"claimName": "web-data"}},
+      {"name": "kube-api-access-%s", "projected": {"sources": [{"serviceAccountToken": {"expirationSeconds": 3607, "path": "token"}}], "defaultMode": 420}}],
+    "nodeSelector": {"kubernetes.io/os": "linux"}, "securityContext": {"fsGroup": 2000},
+    "imagePullSecrets": [{"name": "registry"}],
+    "affinity": {"podAntiAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 100,
+      "podAffinityTerm": {"topologyKey": "kubernetes.io/hostname", "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "web"}}}}]}},
+    "tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}],
+    "dnsConfig": {"options": [{"name": "ndots", "value": "2"}]},
+    "readinessGates": [{"conditionType": "example.com/ready"}],
+    "overhead": {"cpu": "10m"},
+    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone", "whenUnsatisfiable": "ScheduleAnyway"}],
+    "resources": {"limits": {"cpu": "2"}}}`, name, name, name, name)
+}
+
+// transformPodStatusJSON is a pod status whose container statuses carry
+// allocated resources.
+func transformPodStatusJSON(name string) string {
+	return fmt.Sprintf(`{"phase": "Running", "hostIP": "10.0.0.1", "podIP": "10.1.0.7",
+    "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0, "image": "nginx:1.27",
+      "imageID": "nginx@sha256:0123", "containerID": "containerd://%s",
+      "allocatedResources": {"cpu": "100m", "memory": "256Mi"},
+      "resources": {"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "100m", "memory": "256Mi"}}}]}`, name)
 }
 
 func mustUnmarshal(data []byte, into interface{}) {

@@ -1,23 +1,22 @@
 package cache
 
 import (
-	"unique"
 	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// internString returns the canonical copy of s held by Go's unique package
-// (the first copy seen, cloned), so equal strings of many objects share one
-// backing array. The unique package drops a canonical copy once nothing
-// references it, so interning never pins memory for good. "" is returned
-// as it is.
+// internString returns the canonical copy of s (the first copy seen,
+// cloned), so equal strings of many objects share one backing array. The
+// canonical copies are held weakly (internTable): one nothing references
+// any more is collected, so interning never pins memory for good. "" is
+// returned as it is.
 func internString(s string) string {
 	if s == "" {
 		return s
 	}
-	return unique.Make(s).Value()
+	return internedStrings.canonical(s)
 }
 
 // internStringMap replaces every key and value of m by its canonical copy,
@@ -109,11 +108,12 @@ var internStringsTransform = metadataTransform{
 }
 
 // InternStrings is a TransformFunc that replaces repeated metadata strings
-// by one canonical copy each, through Go's unique package, so that the many
+// by one canonical copy each, held weakly (like Go's unique package, but
+// for as long as any object references the copy), so that the many
 // objects of a cache that carry the same namespace, labels, annotations or
 // owner share their bytes instead of each keeping its own copy (a decoded
 // object always has its own). Values nothing references any more are still
-// collected: the unique package holds its canonical copies weakly.
+// collected: the canonical copies are held through weak pointers.
 //
 // Exactly these strings are interned, and nothing else is touched:
 // metadata.namespace, metadata.generateName, every key and value of
@@ -141,7 +141,8 @@ var internStringsTransform = metadataTransform{
 // Within one informer or queue transforms run one at a time, and decoded
 // objects never share them.
 //
-// Cost: one lookup in the unique package's map per interned string (about
+// Cost: one lookup in the canonical table (a hash and a map read under a
+// read lock) per interned string (about
 // 25 for a typical pod), no allocation for a string already interned, one
 // copy of a string seen for the first time. That is the most expensive of
 // the package's transforms by far: BenchmarkTransformCost (benchmarks/)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unique"
 	"unsafe"
 	"weak"
 
@@ -208,7 +207,9 @@ func internedOnce(t *testing.T) weak.Pointer[byte] {
 	got := pod.Labels["only-here"]
 	// NB: without these checks the test would pass if InternStrings did
 	// nothing at all (the pod's own copy is collected too).
-	if unsafe.StringData(got) == unsafe.StringData(value) || unsafe.StringData(got) != unsafe.StringData(unique.Make(value).Value()) {
+	again := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"only-here": strings.Clone(value)}}}
+	_, _ = kcache.InternStrings(again)
+	if unsafe.StringData(got) == unsafe.StringData(value) || unsafe.StringData(got) != unsafe.StringData(again.Labels["only-here"]) {
 		t.Fatal("the label value was not replaced by its canonical copy")
 	}
 	return weak.Make(unsafe.StringData(got))
@@ -246,4 +247,20 @@ func TestInternStringsOnObjectsOfSeveralGoroutinesGivesEveryOneTheSameCanonicalS
 			}
 		}
 	}
+}
+
+func TestInternedStringsStayCanonicalAcrossGarbageCollections(t *testing.T) {
+	first := decodedPod("before-gc")
+	_, _ = kcache.InternStrings(first)
+	runtime.GC()
+	runtime.GC()
+	second := decodedPod("after-gc")
+	_, _ = kcache.InternStrings(second)
+	want := internedStringsOfMeta(&first.ObjectMeta)
+	for i, l := range internedStringsOfMeta(&second.ObjectMeta) {
+		if unsafe.StringData(l.s) != unsafe.StringData(want[i].s) {
+			t.Errorf("%s: %q interned after a garbage collection is a new copy, not the one the first pod still holds", l.where, l.s)
+		}
+	}
+	runtime.KeepAlive(first)
 }

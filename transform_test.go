@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -45,6 +46,7 @@ var namedTransforms = []namedTransform{
 		stripManagedEffect(md)
 		stripLastAppliedEffect(md)
 	}},
+	{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts, noEffect},
 	{"an empty ChainTransforms", kcache.ChainTransforms(), noEffect},
 }
 
@@ -146,25 +148,42 @@ func TestApplyingAnyTransformTwiceGivesWhatApplyingItOnceGives(t *testing.T) {
 	}
 }
 
-func TestEveryOrderOfTheThreeTransformsStoresWhatTheRecommendedTransformStores(t *testing.T) {
-	s, l, i := kcache.StripManagedFields, kcache.StripLastAppliedConfiguration, kcache.InternStrings
-	orders := []struct {
-		name  string
-		chain kcache.TransformFunc
-	}{
-		{"managed, last-applied, intern", kcache.ChainTransforms(s, l, i)},
-		{"managed, intern, last-applied", kcache.ChainTransforms(s, i, l)},
-		{"last-applied, managed, intern", kcache.ChainTransforms(l, s, i)},
-		{"last-applied, intern, managed", kcache.ChainTransforms(l, i, s)},
-		{"intern, managed, last-applied", kcache.ChainTransforms(i, s, l)},
-		{"intern, last-applied, managed", kcache.ChainTransforms(i, l, s)},
-		{"the recommended one twice", kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.RecommendedMemoryTransform)},
+// memoryTransformOrders are the chains of every order of the four memory
+// transforms, and the recommended one applied twice.
+func memoryTransformOrders() []namedTransform {
+	parts := []namedTransform{
+		{name: "managed", fn: kcache.StripManagedFields},
+		{name: "last-applied", fn: kcache.StripLastAppliedConfiguration},
+		{name: "intern", fn: kcache.InternStrings},
+		{name: "share", fn: kcache.ShareIdenticalPodParts},
 	}
-	for _, order := range orders {
+	var orders []namedTransform
+	var permute func(done []namedTransform, rest []namedTransform)
+	permute = func(done, rest []namedTransform) {
+		if len(rest) == 0 {
+			names, fns := make([]string, len(done)), make([]kcache.TransformFunc, len(done))
+			for i, d := range done {
+				names[i], fns[i] = d.name, d.fn
+			}
+			orders = append(orders, namedTransform{name: strings.Join(names, ", "), fn: kcache.ChainTransforms(fns...)})
+			return
+		}
+		for i := range rest {
+			others := append(append([]namedTransform{}, rest[:i]...), rest[i+1:]...)
+			permute(append(append([]namedTransform{}, done...), rest[i]), others)
+		}
+	}
+	permute(nil, parts)
+	return append(orders, namedTransform{name: "the recommended one twice",
+		fn: kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.RecommendedMemoryTransform)})
+}
+
+func TestEveryOrderOfTheMemoryTransformsStoresWhatTheRecommendedTransformStores(t *testing.T) {
+	for _, order := range memoryTransformOrders() {
 		for _, kind := range transformKinds() {
 			t.Run(order.name+" on "+kind.name, func(t *testing.T) {
 				want, _ := kcache.RecommendedMemoryTransform(kind.build())
-				got, err := order.chain(kind.build())
+				got, err := order.fn(kind.build())
 				if err != nil {
 					t.Fatalf("error %v", err)
 				}

@@ -18,6 +18,7 @@ var transformsUnderBench = []struct {
 	{"StripManagedFields", kcache.StripManagedFields},
 	{"StripLastAppliedConfiguration", kcache.StripLastAppliedConfiguration},
 	{"InternStrings", kcache.InternStrings},
+	{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
 	{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
 }
 
@@ -77,19 +78,19 @@ func BenchmarkTransformCost(b *testing.B) {
 				if again {
 					name += "/again"
 				}
-				b.Run(name, func(b *testing.B) { transformCost(b, dec.decode, tr.fn, again) })
+				b.Run(name, func(b *testing.B) { transformCost(b, transformPodsJSON(), dec.decode, tr.fn, again) })
 			}
 		}
 	}
 }
 
-// transformCost times fn on b.N decoded pods, decoded in untimed batches of
-// transformCostBatch; with again, each pod is transformed once untimed first.
+// transformCost times fn on b.N pods decoded from data, decoded in untimed
+// batches of transformCostBatch; with again, each pod is transformed once
+// untimed first.
 // Besides ns/op it reports cpu-ns/op, the process's CPU time while timed
 // (less disturbed by other processes on a shared machine).
-func transformCost(b *testing.B, decode func([]byte) interface{}, fn kcache.TransformFunc, again bool) {
+func transformCost(b *testing.B, data [][]byte, decode func([]byte) interface{}, fn kcache.TransformFunc, again bool) {
 	const transformCostBatch = 1000
-	data := transformPodsJSON()
 	batch := make([]interface{}, transformCostBatch)
 	var cpu time.Duration
 	b.ReportAllocs()

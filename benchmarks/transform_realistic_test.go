@@ -1,0 +1,50 @@
+package benchmarks
+
+import (
+	"testing"
+
+	kcache "github.com/kcache-go/cache"
+)
+
+// realisticTransformPods is how many realistic pods the cost benchmark
+// cycles through (templates, apps and nodes as in the memory benchmarks).
+const realisticTransformPods = 5_000
+
+// BenchmarkTransformCostRealisticPods reports the cost of a transform call
+// per realistic pod (realistic_pods_test.go: 1–3 containers, volumes,
+// probes, full status), decoded as an informer decodes it (ns/op, B/op,
+// allocs/op, cpu-ns/op; decoding is not timed), for a freshly decoded pod
+// and, as "again", for a pod the transform already saw.
+func BenchmarkTransformCostRealisticPods(b *testing.B) {
+	gen, err := newRealisticPods(realisticTransformPods, realisticSeed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := make([][]byte, gen.n)
+	for i := range data {
+		data[i] = gen.appendPod(nil, i, true)
+	}
+	decode := func(d []byte) interface{} {
+		pod, err := decodeRealisticPod(d)
+		if err != nil {
+			panic(err)
+		}
+		return pod
+	}
+	for _, tr := range []struct {
+		name string
+		fn   kcache.TransformFunc
+	}{
+		{"InternStrings", kcache.InternStrings},
+		{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
+		{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
+	} {
+		for _, again := range []bool{false, true} {
+			name := "transform=" + tr.name
+			if again {
+				name += "/again"
+			}
+			b.Run(name, func(b *testing.B) { transformCost(b, data, decode, tr.fn, again) })
+		}
+	}
+}

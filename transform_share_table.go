@@ -1,0 +1,204 @@
+package cache
+
+import (
+	"maps"
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
+	"weak"
+)
+
+// canonTable holds the canonical copies of one Go type's values, each
+// through a weak pointer to its backing object (a pointer's target, a
+// slice's first element, a map's runtime header), so that a value no
+// object references any more is collected; a cleanup attached to the
+// object then removes its entry. Safe for concurrent use.
+type canonTable struct {
+	// mu guards entries and ids.
+	mu sync.RWMutex
+	// entries are the canonical values by contentHash; several per hash
+	// only when unequal values collide.
+	entries map[uint64][]canonEntry
+	// ids are the addresses (and lengths) of the canonical objects, for
+	// the fast path of a part that is canonical already. NB: an address
+	// holds nothing alive; one reused by a new object before the cleanup
+	// of the collected canonical object ran only makes that object's part
+	// look canonical, so it is not shared: never a wrong value.
+	ids map[canonID]int
+}
+
+// canonID is a canonical object's address and length.
+type canonID struct {
+	addr uintptr
+	n    int
+}
+
+// canonEntry is one canonical value: its object, weakly, and its length
+// (slices: the canonical slice is the first n elements from there).
+type canonEntry struct {
+	obj weak.Pointer[byte]
+	n   int
+}
+
+// canonKey names an entry for the cleanup that removes it.
+type canonKey struct {
+	hash uint64
+	obj  weak.Pointer[byte]
+	id   canonID
+}
+
+// isCanonical reports whether the value whose object is id, of length n,
+// is (very likely, see ids) a canonical value of t already.
+func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	_, ok := t.ids[canonID{addr: uintptr(id), n: n}]
+	return ok
+}
+
+// canonical returns the object of the canonical value equal to the value
+// whose object is id (length n, content hash h): id itself when that value
+// is canonical already, the canonical object when equal reports a
+// canonical value (given its object) equal to it, or else the object
+// clone returns, registered as the new canonical value. clone copies the
+// value into an object of its own, so that every canonical object is a
+// heap allocation of this table (never static data, which weak pointers do
+// not accept); it is called with the table locked. The table never
+// writes to a value.
+func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(unsafe.Pointer) bool, clone func() unsafe.Pointer) unsafe.Pointer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	list := t.entries[h]
+	for _, e := range list {
+		if e.n == n && unsafe.Pointer(e.obj.Value()) == id {
+			return id
+		}
+	}
+	for _, e := range list {
+		if p := unsafe.Pointer(e.obj.Value()); p != nil && e.n == n && equal(p) {
+			return p
+		}
+	}
+	c := clone()
+	wp := weak.Make((*byte)(c))
+	if t.entries == nil {
+		t.entries, t.ids = make(map[uint64][]canonEntry), make(map[canonID]int)
+	}
+	t.entries[h] = append(list, canonEntry{obj: wp, n: n})
+	cid := canonID{addr: uintptr(c), n: n}
+	t.ids[cid]++
+	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp, id: cid})
+	return c
+}
+
+// forget removes the entry of a collected canonical object.
+func (t *canonTable) forget(k canonKey) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	list := t.entries[k.hash]
+	for i, e := range list {
+		if e.obj == k.obj {
+			list = append(list[:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(t.entries, k.hash)
+	} else {
+		t.entries[k.hash] = list
+	}
+	if t.ids[k.id]--; t.ids[k.id] <= 0 {
+		delete(t.ids, k.id)
+	}
+}
+
+// size is the number of canonical values held (for tests).
+func (t *canonTable) size() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	n := 0
+	for _, list := range t.entries {
+		n += len(list)
+	}
+	return n
+}
+
+// sharedPointers canonicalises non-nil pointers to T by the value they
+// point to.
+type sharedPointers[T any] struct{ table canonTable }
+
+// share replaces *p by the canonical pointer to a value equal to **p,
+// writing *p only when it is not that pointer already. nil stays nil.
+func (s *sharedPointers[T]) share(p **T) {
+	v := *p
+	if v == nil || s.table.isCanonical(unsafe.Pointer(v), 0) {
+		return
+	}
+	c := (*T)(s.table.canonical(contentHash(reflect.ValueOf(v).Elem()), unsafe.Pointer(v), 0,
+		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, (*T)(c)) },
+		func() unsafe.Pointer { n := new(T); *n = *v; return unsafe.Pointer(n) }))
+	if c != v {
+		*p = c
+	}
+}
+
+// sharedSlices canonicalises non-empty slices of type S by their elements.
+type sharedSlices[S ~[]E, E any] struct{ table canonTable }
+
+// share replaces *p by the canonical slice equal to it (same length, its
+// capacity its length, so an append never writes to it), writing *p only
+// when it is not that slice already.
+// nil and empty slices stay as they are.
+func (s *sharedSlices[S, E]) share(p *S) {
+	v := *p
+	if len(v) == 0 {
+		return
+	}
+	id := unsafe.Pointer(&v[0])
+	if s.table.isCanonical(id, len(v)) {
+		return
+	}
+	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, len(v),
+		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, S(unsafe.Slice((*E)(c), len(v)))) },
+		func() unsafe.Pointer { n := make(S, len(v)); copy(n, v); return unsafe.Pointer(&n[0]) })
+	if c != id {
+		*p = S(unsafe.Slice((*E)(c), len(v)))
+	}
+}
+
+// sharedMaps canonicalises non-nil maps of type M by their entries.
+type sharedMaps[M ~map[K]V, K comparable, V any] struct{ table canonTable }
+
+// share replaces *p by the canonical map equal to it, writing *p only when
+// it is not that map already. A nil map stays nil, an empty one empty.
+// NB: a map value is one pointer to its runtime header, which is the
+// object the table holds weakly; mapObject and objectMap convert.
+func (s *sharedMaps[M, K, V]) share(p *M) {
+	v := *p
+	if v == nil {
+		return
+	}
+	id := mapObject(v)
+	if s.table.isCanonical(id, 0) {
+		return
+	}
+	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, 0,
+		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, objectMap[M](c)) },
+		func() unsafe.Pointer { return mapObject(maps.Clone(v)) })
+	if c != id {
+		*p = objectMap[M](c)
+	}
+}
+
+// mapObject is the runtime header object of map m.
+func mapObject[M ~map[K]V, K comparable, V any](m M) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(&m))
+}
+
+// objectMap is the map whose runtime header object is p.
+func objectMap[M ~map[K]V, K comparable, V any](p unsafe.Pointer) M {
+	var m M
+	*(*unsafe.Pointer)(unsafe.Pointer(&m)) = p
+	return m
+}
