@@ -21,27 +21,27 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var s keySet
-			entries := make([]*storeEntry, tt.insert)
+			keys := make([]string, tt.insert+1)
 			want := map[string]bool{}
-			for i := range entries {
-				entries[i] = &storeEntry{key: fmt.Sprintf("k%d", i)}
-				s.insert(entries[i])
-				s.insert(entries[i]) // a repeated insert changes nothing
-				want[entries[i].key] = true
+			for i := 0; i < tt.insert; i++ {
+				keys[i] = fmt.Sprintf("k%d", i)
+				s.insert(int32(i))
+				s.insert(int32(i)) // a repeated insert changes nothing
+				want[keys[i]] = true
 			}
-			for _, e := range entries[:tt.remove] {
-				s.remove(e)
-				s.remove(e)
-				delete(want, e.key)
+			for i := 0; i < tt.remove; i++ {
+				s.remove(int32(i))
+				s.remove(int32(i))
+				delete(want, keys[i])
 			}
-			s.remove(&storeEntry{key: "absent"})
+			s.remove(int32(tt.insert)) // absent
 			if s.len() != len(want) {
 				t.Fatalf("len() = %d, want %d", s.len(), len(want))
 			}
 			if s.set != nil && s.list != nil {
 				t.Fatalf("both representations in use")
 			}
-			got := s.appendKeys(nil)
+			got := s.appendKeys(nil, keys)
 			sort.Strings(got)
 			if len(got) != len(want) {
 				t.Fatalf("appendKeys gave %d keys, want %d", len(got), len(want))
@@ -51,11 +51,23 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 					t.Fatalf("unexpected key %q", k)
 				}
 			}
-			for _, e := range entries {
-				if s.has(e) != want[e.key] {
-					t.Fatalf("has(%s) = %v", e.key, s.has(e))
+			for i := 0; i < tt.insert; i++ {
+				if s.has(int32(i)) != want[keys[i]] {
+					t.Fatalf("has(%s) = %v", keys[i], s.has(int32(i)))
 				}
 			}
 		})
+	}
+}
+
+func TestKeySetsFromBlocksAreDistinctAndEmpty(t *testing.T) {
+	vi := &valueIndex{}
+	sets := map[*keySet]bool{}
+	for i := 0; i < 3*keySetBlockSize+1; i++ {
+		ks := vi.newKeySet()
+		if sets[ks] || ks.len() != 0 {
+			t.Fatalf("key set %d reused or not empty", i)
+		}
+		sets[ks] = true
 	}
 }

@@ -73,16 +73,17 @@ func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 	return m, true
 }
 
-// namedEntryLocked returns the entry stored under namespacedKey(namespace,
-// name), or nil. It builds the key in a stack buffer, so looking up a
-// stored key (short enough) does not allocate. The caller holds m.lock.
-func (m *threadSafeMap) namedEntryLocked(namespace, name string) *storeEntry {
+// namedRecordLocked returns the id of the record stored under
+// namespacedKey(namespace, name), or -1. It builds the key in a stack
+// buffer, so looking up a stored key (short enough) does not allocate. The
+// caller holds m.lock.
+func (m *threadSafeMap) namedRecordLocked(namespace, name string) int32 {
 	if namespace == "" {
-		return m.entries[name]
+		return m.table.find(name, m.recs.keys)
 	}
 	var buf [128]byte
 	key := append(append(append(buf[:0], namespace...), '/'), name...)
-	return m.entries[string(key)]
+	return m.table.findBytes(key, m.recs.keys)
 }
 
 // updateNamed is Update of obj under namespacedKey(namespace, name), with
@@ -91,10 +92,10 @@ func (m *threadSafeMap) namedEntryLocked(namespace, name string) *storeEntry {
 func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		m.replaceObjectLocked(e, obj)
+	if id := m.namedRecordLocked(namespace, name); id >= 0 {
+		m.replaceObjectLocked(id, obj)
 	} else {
-		m.putLocked(namespacedKey(namespace, name), obj)
+		m.putNewLocked(namespacedKey(namespace, name), obj)
 	}
 	m.setResourceVersionLocked(rv)
 }
@@ -104,8 +105,8 @@ func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv 
 func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		m.deleteEntryLocked(e)
+	if id := m.namedRecordLocked(namespace, name); id >= 0 {
+		m.deleteRecordLocked(id)
 	}
 	m.setResourceVersionLocked(rv)
 }
@@ -114,8 +115,5 @@ func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 func (m *threadSafeMap) getNamed(namespace, name string) (interface{}, bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		return m.objects[e.slot], true
-	}
-	return nil, false
+	return m.storedLocked(m.namedRecordLocked(namespace, name))
 }

@@ -7,27 +7,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-func TestEntriesFromBlocksAreDistinctAndFresh(t *testing.T) {
-	m := newThreadSafeMap(Indexers{}, Indices{})
-	seen := map[*storeEntry]bool{}
-	for i := 0; i < 3*entryBlockSize+1; i++ {
-		e := m.newEntryLocked("k")
-		if seen[e] || e.slot != 0 || e.refs != 0 || e.key != "k" {
-			t.Fatalf("entry %d reused or not fresh: %+v", i, *e)
-		}
-		seen[e] = true
-	}
-	vi := &valueIndex{}
-	sets := map[*keySet]bool{}
-	for i := 0; i < 3*keySetBlockSize+1; i++ {
-		ks := vi.newKeySet()
-		if sets[ks] || ks.len() != 0 {
-			t.Fatalf("key set %d reused or not empty", i)
-		}
-		sets[ks] = true
-	}
-}
-
 func TestRewritingAStoredPodWithTheLibrarysKeyAndNamespaceFunctionsDoesNotAllocate(t *testing.T) {
 	cases := []struct {
 		name    string
