@@ -1,11 +1,13 @@
 package cache
 
-// keySetListMax is the largest set kept as a slice. Past it the set becomes a
-// map, and stays one (like any Go map, it keeps its size when emptied; an
-// emptied set is dropped from its index altogether).
+import "math/bits"
+
+// keySetListMax is the largest set kept as a plain list. Past it the set
+// becomes a hash set, and stays one (like a Go map, it keeps its size when
+// emptied; an emptied set is dropped from its index altogether).
 //
 // NB: members are 4-byte ids, so a list of 64 is scanned within a few cache
-// lines and costs 4 bytes per member, about half of what a map costs.
+// lines.
 const keySetListMax = 64
 
 // keySetListMin is the capacity a set's list starts with.
@@ -15,109 +17,187 @@ const keySetListMin = 4
 // value of one index.
 //
 // Most indexed values (a node, an app label, an owner) are shared by a few
-// objects. For those a slice is several times smaller than a map and as fast
-// to update, so a keySet starts as a slice and only becomes a map when it
-// grows past keySetListMax ids. Neither form holds a pointer, so the garbage
+// objects. For those a list is several times smaller than a map and as fast
+// to update, so a keySet starts as a list and only becomes a hash set when it
+// grows past keySetListMax ids. The hash set is an open-addressing table of
+// int32 slots in the same array (0 empty, id+1 otherwise; linear probing,
+// backward-shift deletion, doubled past 3/4 load): 4 bytes per slot, where
+// a map[int32]struct{} takes 9. Neither form holds a pointer, so the garbage
 // collector never scans a key set's members.
 //
-// Invariant: at most one of list and set is non-empty; list holds no
-// duplicates. keySet is not safe for concurrent use; its owner's lock
-// guards it.
+// Invariant: when !hashed, ids lists the members without duplicates and n
+// is 0; when hashed, len(ids) is a power of two, n members sit in it each
+// reachable from its home slot without crossing an empty slot, and n is at
+// most 3/4 of len(ids). keySet is not safe for concurrent use; its owner's
+// lock guards it.
 type keySet struct {
-	// list holds the ids while the set is small.
-	list []int32
-	// set holds the ids once the set has grown past keySetListMax; nil
-	// before.
-	set map[int32]struct{}
+	// ids is the member list, or the hash set's slots.
+	ids []int32
+	// n is the number of members of a hash set.
+	n int32
+	// hashed tells which form ids has.
+	hashed bool
 }
 
 // len returns the number of ids in s.
 func (s *keySet) len() int {
-	if s.set != nil {
-		return len(s.set)
+	if s.hashed {
+		return int(s.n)
 	}
-	return len(s.list)
+	return len(s.ids)
 }
 
 // insert adds id to s and reports whether it was absent; adding an id
 // already present does nothing.
 func (s *keySet) insert(id int32) bool {
-	if s.set != nil {
-		if _, dup := s.set[id]; dup {
-			return false
-		}
-		s.set[id] = struct{}{}
-		return true
+	if s.hashed {
+		return s.insertHashed(id)
 	}
-	for _, member := range s.list {
+	for _, member := range s.ids {
 		if member == id {
 			return false
 		}
 	}
-	if len(s.list) < keySetListMax {
-		if s.list == nil {
+	if len(s.ids) < keySetListMax {
+		if s.ids == nil {
 			// NB: most sets hold a few ids; starting at
 			// keySetListMin spares the 1, 2, 4 growth steps.
-			s.list = make([]int32, 0, keySetListMin)
+			s.ids = make([]int32, 0, keySetListMin)
 		}
-		s.list = append(s.list, id)
+		s.ids = append(s.ids, id)
 		return true
 	}
-	s.set = make(map[int32]struct{}, 2*keySetListMax)
-	for _, member := range s.list {
-		s.set[member] = struct{}{}
+	list := s.ids
+	s.ids, s.n, s.hashed = make([]int32, 4*keySetListMax), 0, true
+	for _, member := range list {
+		s.insertHashed(member)
 	}
-	s.set[id] = struct{}{}
-	s.list = nil
+	return s.insertHashed(id)
+}
+
+// home returns the slot where id's probe run starts in a hash set.
+func (s *keySet) home(id int32) int {
+	shift := 32 - bits.TrailingZeros(uint(len(s.ids)))
+	return int((uint32(id) * 0x9e3779b1) >> shift)
+}
+
+// insertHashed is insert into a hash set.
+func (s *keySet) insertHashed(id int32) bool {
+	mask := len(s.ids) - 1
+	i := s.home(id)
+	for ; s.ids[i] != 0; i = (i + 1) & mask {
+		if s.ids[i] == id+1 {
+			return false
+		}
+	}
+	if (int(s.n)+1)*4 > len(s.ids)*3 {
+		s.growHashed()
+		return s.insertHashed(id)
+	}
+	s.ids[i] = id + 1
+	s.n++
 	return true
+}
+
+// growHashed doubles a hash set's slots.
+func (s *keySet) growHashed() {
+	old := s.ids
+	s.ids, s.n = make([]int32, 2*len(old)), 0
+	for _, slot := range old {
+		if slot != 0 {
+			s.insertHashed(slot - 1)
+		}
+	}
+}
+
+// slotOf returns the slot of id in a hash set, or -1.
+func (s *keySet) slotOf(id int32) int {
+	mask := len(s.ids) - 1
+	for i := s.home(id); s.ids[i] != 0; i = (i + 1) & mask {
+		if s.ids[i] == id+1 {
+			return i
+		}
+	}
+	return -1
 }
 
 // remove deletes id from s and reports whether it was present; removing an
 // absent id does nothing.
 func (s *keySet) remove(id int32) bool {
-	if s.set != nil {
-		if _, ok := s.set[id]; !ok {
+	if s.hashed {
+		i := s.slotOf(id)
+		if i < 0 {
 			return false
 		}
-		delete(s.set, id)
+		s.shiftBack(i)
+		s.n--
 		return true
 	}
-	last := len(s.list) - 1
-	for i, member := range s.list {
+	last := len(s.ids) - 1
+	for i, member := range s.ids {
 		if member == id {
-			s.list[i] = s.list[last]
-			s.list = s.list[:last]
+			s.ids[i] = s.ids[last]
+			s.ids = s.ids[:last]
 			return true
 		}
 	}
 	return false
 }
 
+// shiftBack empties slot hole of a hash set and moves back each later member
+// of its probe run that may sit there (see keyTable.shiftBack).
+func (s *keySet) shiftBack(hole int) {
+	mask := len(s.ids) - 1
+	for j := (hole + 1) & mask; s.ids[j] != 0; j = (j + 1) & mask {
+		if (j-s.home(s.ids[j]-1))&mask >= (j-hole)&mask {
+			s.ids[hole] = s.ids[j]
+			hole = j
+		}
+	}
+	s.ids[hole] = 0
+}
+
 // has reports whether id is in s.
 func (s *keySet) has(id int32) bool {
-	if s.set != nil {
-		_, ok := s.set[id]
-		return ok
+	if s.hashed {
+		return s.slotOf(id) >= 0
 	}
-	for _, member := range s.list {
+	for _, member := range s.ids {
 		if member == id {
 			return true
 		}
 	}
 	return false
+}
+
+// forEach calls fn with every id of s, in no particular order.
+func (s *keySet) forEach(fn func(id int32)) {
+	if !s.hashed {
+		for _, id := range s.ids {
+			fn(id)
+		}
+		return
+	}
+	for _, slot := range s.ids {
+		if slot != 0 {
+			fn(slot - 1)
+		}
+	}
 }
 
 // appendKeys appends the key of every id of s, read from keys (the owning
 // store's record keys), to dst, in no particular order.
 func (s *keySet) appendKeys(dst []string, keys []string) []string {
-	if s.set == nil {
-		for _, id := range s.list {
+	if !s.hashed {
+		for _, id := range s.ids {
 			dst = append(dst, keys[id])
 		}
 		return dst
 	}
-	for id := range s.set {
-		dst = append(dst, keys[id])
+	for _, slot := range s.ids {
+		if slot != 0 {
+			dst = append(dst, keys[slot-1])
+		}
 	}
 	return dst
 }
@@ -125,27 +205,16 @@ func (s *keySet) appendKeys(dst []string, keys []string) []string {
 // appendObjects appends the object of every id of s, read from r, to dst;
 // nil for a detached record (see storeRecords.objectOf).
 func (s *keySet) appendObjects(dst []interface{}, r *storeRecords) []interface{} {
-	if s.set == nil {
-		for _, id := range s.list {
+	if !s.hashed {
+		for _, id := range s.ids {
 			dst = append(dst, r.objectOf(id))
 		}
 		return dst
 	}
-	for id := range s.set {
-		dst = append(dst, r.objectOf(id))
+	for _, slot := range s.ids {
+		if slot != 0 {
+			dst = append(dst, r.objectOf(slot-1))
+		}
 	}
 	return dst
-}
-
-// forEach calls fn with every id of s.
-func (s *keySet) forEach(fn func(id int32)) {
-	if s.set == nil {
-		for _, id := range s.list {
-			fn(id)
-		}
-		return
-	}
-	for id := range s.set {
-		fn(id)
-	}
 }

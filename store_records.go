@@ -114,6 +114,9 @@ func (r *storeRecords) objectOf(id int32) interface{} {
 
 // appendObjects appends every stored object to dst.
 func (r *storeRecords) appendObjects(dst []interface{}) []interface{} {
+	if r.live == len(r.objects) {
+		return append(dst, r.objects...) // NB: no holes: one copy.
+	}
 	for _, obj := range r.objects {
 		if !isHole(obj) {
 			dst = append(dst, obj)
@@ -124,6 +127,9 @@ func (r *storeRecords) appendObjects(dst []interface{}) []interface{} {
 
 // appendKeys appends every stored key to dst.
 func (r *storeRecords) appendKeys(dst []string) []string {
+	if r.live == len(r.keys) {
+		return append(dst, r.keys...) // NB: no holes: one copy.
+	}
 	for id, obj := range r.objects {
 		if !isHole(obj) {
 			dst = append(dst, r.keys[id])
