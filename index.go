@@ -95,7 +95,7 @@ type index map[string]sets.Set[string]
 // changed in place after it was written can thus leave its record under
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
 // exactly where client-go leaves its key. Every membership is counted in
-// recs.refs.
+// the records' refs.
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -207,11 +207,7 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	}
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
-		for id, obj := range ix.recs.objects {
-			if !isHole(obj) {
-				vi.add(int32(id), obj)
-			}
-		}
+		ix.recs.forEachStored(vi.add)
 	}
 	return nil
 }
@@ -225,7 +221,7 @@ func (vi *valueIndex) valuesOf(id int32, obj interface{}) []string {
 	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
-		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.keys[id], vi.name, err))
+		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.key(id), vi.name, err))
 	}
 	return values
 }
@@ -341,7 +337,7 @@ func (vi *valueIndex) addEntry(value string, id int32) {
 		vi.byValue[value] = ks
 	}
 	if ks.insert(id) {
-		vi.recs.refs[id]++
+		*vi.recs.refs(id)++
 	}
 }
 
@@ -353,7 +349,7 @@ func (vi *valueIndex) removeEntry(value string, id int32) {
 		return
 	}
 	if ks.remove(id) {
-		vi.recs.refs[id]--
+		*vi.recs.refs(id)--
 	}
 	if ks.len() == 0 {
 		delete(vi.byValue, value)

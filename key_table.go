@@ -5,10 +5,17 @@ import "hash/maphash"
 // keyTableMinSlots is the size of a key table's first slot array.
 const keyTableMinSlots = 8
 
+// A key table grows once more than keyTableLoadNum/keyTableLoadDen of its
+// slots would be used.
+const (
+	keyTableLoadNum = 3
+	keyTableLoadDen = 4
+)
+
 // keyTable maps storage keys to record ids. It is an open-addressing hash
 // table of int32 slots with linear probing: a slot holds 0 when empty and
-// id+1 otherwise, and the key of id is read from the keys array the caller
-// passes (the store's records), so the table itself keeps 4 bytes per slot
+// id+1 otherwise, and the key of id is read from the records the caller
+// passes (the store's storeRecords), so the table itself keeps 4 bytes per slot
 // and no pointer the garbage collector has to scan.
 //
 // Deletion shifts the following members of the probe run back (no
@@ -19,7 +26,7 @@ const keyTableMinSlots = 8
 //
 // Invariant: len(slots) is 0 or a power of two; count is the number of
 // non-zero slots, at most 3/4 of len(slots); every member id sits in the
-// probe run that starts at the home slot of keys[id], with no empty slot
+// probe run that starts at the home slot of r.key(id), with no empty slot
 // between its home and itself; no two members have the same key. keyTable
 // is not safe for concurrent use: the owning store's lock guards it.
 type keyTable struct {
@@ -44,7 +51,7 @@ func newKeyTable(n int) keyTable {
 // within the 3/4 load limit.
 func keyTableSlotsFor(n int) int {
 	size := keyTableMinSlots
-	for size*3 < n*4 {
+	for size*keyTableLoadNum < n*keyTableLoadDen {
 		size *= 2
 	}
 	return size
@@ -58,9 +65,9 @@ func (t *keyTable) home(key string) int {
 	return int(maphash.String(t.seed, key) & uint64(len(t.slots)-1))
 }
 
-// find returns the id stored under key, or -1. keys is the records' key
-// array: keys[id] is the key of id.
-func (t *keyTable) find(key string, keys []string) int32 {
+// find returns the id stored under key, or -1; r are the records the ids
+// name.
+func (t *keyTable) find(key string, r *storeRecords) int32 {
 	if t.count == 0 {
 		return -1
 	}
@@ -70,7 +77,7 @@ func (t *keyTable) find(key string, keys []string) int32 {
 		if s == 0 {
 			return -1
 		}
-		if keys[s-1] == key {
+		if r.key(s-1) == key {
 			return s - 1
 		}
 	}
@@ -78,7 +85,7 @@ func (t *keyTable) find(key string, keys []string) int32 {
 
 // findBytes is find of the key spelled by b. It does not allocate, so a
 // caller may look a key up from a buffer it built on the stack.
-func (t *keyTable) findBytes(b []byte, keys []string) int32 {
+func (t *keyTable) findBytes(b []byte, r *storeRecords) int32 {
 	if t.count == 0 {
 		return -1
 	}
@@ -88,27 +95,27 @@ func (t *keyTable) findBytes(b []byte, keys []string) int32 {
 		if s == 0 {
 			return -1
 		}
-		if keys[s-1] == string(b) {
+		if r.key(s-1) == string(b) {
 			return s - 1
 		}
 	}
 }
 
-// insert adds id, whose key keys[id] is not in t yet, growing t first when
+// insert adds id, whose key r.key(id) is not in t yet, growing t first when
 // it is full.
-func (t *keyTable) insert(id int32, keys []string) {
-	if (t.count+1)*4 > len(t.slots)*3 {
-		t.grow(keys)
+func (t *keyTable) insert(id int32, r *storeRecords) {
+	if (t.count+1)*keyTableLoadDen > len(t.slots)*keyTableLoadNum {
+		t.grow(r)
 	}
-	t.place(id, keys)
+	t.place(id, r)
 	t.count++
 }
 
 // place puts id in the first empty slot of its probe run; the caller
 // ensures there is one and keeps count.
-func (t *keyTable) place(id int32, keys []string) {
+func (t *keyTable) place(id int32, r *storeRecords) {
 	mask := len(t.slots) - 1
-	i := t.home(keys[id])
+	i := t.home(r.key(id))
 	for t.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
@@ -117,19 +124,19 @@ func (t *keyTable) place(id int32, keys []string) {
 
 // grow moves every member to a slot array twice as large (or the first
 // one).
-func (t *keyTable) grow(keys []string) {
+func (t *keyTable) grow(r *storeRecords) {
 	old := t.slots
 	t.slots = make([]int32, max(2*len(old), keyTableMinSlots))
 	for _, s := range old {
 		if s != 0 {
-			t.place(s-1, keys)
+			t.place(s-1, r)
 		}
 	}
 }
 
-// remove deletes key, if present, and returns its id or -1. keys[id] must
-// still be the key while remove runs.
-func (t *keyTable) remove(key string, keys []string) int32 {
+// remove deletes key, if present, and returns its id or -1. The record must
+// still have its key while remove runs.
+func (t *keyTable) remove(key string, r *storeRecords) int32 {
 	if t.count == 0 {
 		return -1
 	}
@@ -140,13 +147,13 @@ func (t *keyTable) remove(key string, keys []string) int32 {
 		if s == 0 {
 			return -1
 		}
-		if keys[s-1] == key {
+		if r.key(s-1) == key {
 			break
 		}
 		i = (i + 1) & mask
 	}
 	id := t.slots[i] - 1
-	t.shiftBack(i, keys)
+	t.shiftBack(i, r)
 	t.count--
 	return id
 }
@@ -154,14 +161,14 @@ func (t *keyTable) remove(key string, keys []string) int32 {
 // shiftBack empties slot hole and moves back each later member of its probe
 // run whose home does not lie cyclically in (hole, its slot], so that every
 // member stays reachable from its home without crossing an empty slot.
-func (t *keyTable) shiftBack(hole int, keys []string) {
+func (t *keyTable) shiftBack(hole int, r *storeRecords) {
 	mask := len(t.slots) - 1
 	for j := (hole + 1) & mask; ; j = (j + 1) & mask {
 		s := t.slots[j]
 		if s == 0 {
 			break
 		}
-		h := t.home(keys[s-1])
+		h := t.home(r.key(s-1))
 		// NB: distances are taken modulo the table size, so the test
 		// holds across the wrap-around from the last slot to the first.
 		if (j-h)&mask >= (j-hole)&mask {

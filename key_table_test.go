@@ -7,13 +7,12 @@ import (
 )
 
 // keyTableModel drives a keyTable and a Go map with the same operations and
-// checks after each that they agree. Ids are handed out as the store does:
-// a removed key's id goes on a free list and is reused first.
+// checks after each that they agree. Ids are handed out by storeRecords, as
+// in the store: a removed key's id goes on the free list and is reused first.
 type keyTableModel struct {
 	t     testing.TB
 	table keyTable
-	keys  []string
-	free  []int32
+	recs  storeRecords
 	want  map[string]int32
 }
 
@@ -28,15 +27,8 @@ func (km *keyTableModel) insert(key string) {
 	if _, ok := km.want[key]; ok {
 		return
 	}
-	var id int32
-	if n := len(km.free); n > 0 {
-		id, km.free = km.free[n-1], km.free[:n-1]
-		km.keys[id] = key
-	} else {
-		id = int32(len(km.keys))
-		km.keys = append(km.keys, key)
-	}
-	km.table.insert(id, km.keys)
+	id := km.recs.add(key, key)
+	km.table.insert(id, &km.recs)
 	km.want[key] = id
 }
 
@@ -46,13 +38,12 @@ func (km *keyTableModel) remove(key string) {
 	if !ok {
 		wantID = -1
 	}
-	if got := km.table.remove(key, km.keys); got != wantID {
+	if got := km.table.remove(key, &km.recs); got != wantID {
 		km.t.Fatalf("remove(%q) = %d, want %d", key, got, wantID)
 	}
 	if ok {
 		delete(km.want, key)
-		km.keys[wantID] = ""
-		km.free = append(km.free, wantID)
+		km.recs.free(wantID)
 	}
 }
 
@@ -63,15 +54,15 @@ func (km *keyTableModel) check(absent ...string) {
 		km.t.Fatalf("len() = %d, want %d", km.table.len(), len(km.want))
 	}
 	for key, id := range km.want {
-		if got := km.table.find(key, km.keys); got != id {
+		if got := km.table.find(key, &km.recs); got != id {
 			km.t.Fatalf("find(%q) = %d, want %d", key, got, id)
 		}
-		if got := km.table.findBytes([]byte(key), km.keys); got != id {
+		if got := km.table.findBytes([]byte(key), &km.recs); got != id {
 			km.t.Fatalf("findBytes(%q) = %d, want %d", key, got, id)
 		}
 	}
 	for _, key := range absent {
-		if _, ok := km.want[key]; !ok && km.table.find(key, km.keys) != -1 {
+		if _, ok := km.want[key]; !ok && km.table.find(key, &km.recs) != -1 {
 			km.t.Fatalf("find(%q) found a key never inserted or removed", key)
 		}
 	}
@@ -88,9 +79,9 @@ func (km *keyTableModel) checkRuns() {
 			continue
 		}
 		n++
-		for j := km.table.home(km.keys[s-1]); j != i; j = (j + 1) & mask {
+		for j := km.table.home(km.recs.key(s-1)); j != i; j = (j + 1) & mask {
 			if km.table.slots[j] == 0 {
-				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.keys[s-1], j)
+				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.recs.key(s-1), j)
 			}
 		}
 	}
@@ -170,7 +161,7 @@ func TestKeyTableLookupOfAStackBuiltKeyDoesNotAllocate(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() {
 		var buf [64]byte
 		key := append(append(buf[:0], "team-a"...), "/web-0"...)
-		if km.table.findBytes(key, km.keys) != 0 {
+		if km.table.findBytes(key, &km.recs) != 0 {
 			t.Fatal("key not found")
 		}
 	})

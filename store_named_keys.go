@@ -79,11 +79,11 @@ func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 // caller holds m.lock.
 func (m *threadSafeMap) namedRecordLocked(namespace, name string) int32 {
 	if namespace == "" {
-		return m.table.find(name, m.recs.keys)
+		return m.table.find(name, &m.recs)
 	}
 	var buf [128]byte
 	key := append(append(append(buf[:0], namespace...), '/'), name...)
-	return m.table.findBytes(key, m.recs.keys)
+	return m.table.findBytes(key, &m.recs)
 }
 
 // updateNamed is Update of obj under namespacedKey(namespace, name), with

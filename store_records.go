@@ -19,47 +19,101 @@ func isHole(obj interface{}) bool {
 	return hole
 }
 
-// storeRecords holds a store's records in parallel arrays indexed by record
-// id: the key, the object and the number of key-set memberships of each.
-// Ids are stable: a record keeps its id from its creation until it is
-// freed, so indices hold ids and never need rewriting. A freed id goes on a
-// free list and is reused, last freed first, by the next new record; the
-// arrays never shrink (iteration cost follows the largest size, as with a
-// Go map), and Replace starts from fresh records.
-//
-// A record is in one of three states, told by objects[id]:
-//   - stored: any other value (nil included); keys[id] is its key, refs[id]
-//     the number of key sets holding id;
-//   - detached (detachedRecord): keys[id] is the key, refs[id] > 0;
-//   - free (freeRecord): keys[id] is "", no key set holds id, and refs[id]
-//     is the next free id plus one (0 ends the list).
-//
-// Invariant: the three arrays have the same length; live is the number of
-// stored records; freeHead is the first free id plus one, 0 when none.
-// storeRecords is not safe for concurrent use: the owning store's lock
-// guards it.
-type storeRecords struct {
-	// keys holds each record's storage key; each key is its own
-	// allocation, so a key handed to a caller pins only its own bytes.
-	keys []string
-	// objects holds each record's object, or a record mark.
+// recordChunkBits sets the size of a record chunk: 1 << recordChunkBits
+// records.
+const recordChunkBits = 10
+
+// recordChunkSize is the number of records of a full chunk.
+const recordChunkSize = 1 << recordChunkBits
+
+// recordChunk holds the records of ids chunk<<recordChunkBits and on, in
+// parallel slices of equal length, at most recordChunkSize.
+type recordChunk struct {
+	keys    []string
 	objects []interface{}
-	// refs counts each record's key-set memberships, or links the free
-	// list.
-	refs []int32
+	refs    []int32
+}
+
+// storeRecords holds a store's records by record id: the key, the object
+// and the number of key-set memberships of each, in parallel slices cut into
+// chunks of recordChunkSize records. Ids are stable: a record keeps its id
+// from its creation until it is freed, so indices hold ids and never need
+// rewriting. A freed id goes on a free list and is reused, last freed first,
+// by the next new record; the records never shrink (iteration cost follows
+// the largest size, as with a Go map), and Replace starts from fresh ones.
+//
+// NB: chunks, rather than three slices grown by append, because a new chunk
+// is allocated at its full size and nothing is ever copied: adding records
+// leaves no garbage behind, and at most one chunk's worth of slots is unused
+// (a slice grown by append keeps up to a quarter of its length unused). Only
+// the first chunk grows by append, so a small store stays small.
+//
+// A record is in one of three states, told by its object slot:
+//   - stored: any other value (nil included); its key is set and its refs
+//     count the key sets holding it;
+//   - detached (detachedRecord): its key is set and refs > 0;
+//   - free (freeRecord): its key is "", no key set holds it, and refs is the
+//     next free id plus one (0 ends the list).
+//
+// Invariant: n records exist, ids 0 to n-1; every chunk but the last is
+// full; live is the number of stored records; freeHead is the first free id
+// plus one, 0 when none. storeRecords is not safe for concurrent use: the
+// owning store's lock guards it.
+type storeRecords struct {
+	// chunks holds the records; chunks[id>>recordChunkBits] holds id.
+	// Each key is its own allocation, so a key handed to a caller pins only
+	// its own bytes.
+	chunks []recordChunk
+	// n is the number of records, free ones included.
+	n int32
 	// freeHead is the most recently freed id plus one; 0 when none is free.
 	freeHead int32
 	// live is the number of stored records.
 	live int
 }
 
-// newStoreRecords returns empty records with room for n.
+// newStoreRecords returns empty records with room for n before a chunk is
+// added.
 func newStoreRecords(n int) storeRecords {
-	return storeRecords{
-		keys:    make([]string, 0, n),
-		objects: make([]interface{}, 0, n),
-		refs:    make([]int32, 0, n),
+	var r storeRecords
+	for ; n > 0; n -= recordChunkSize {
+		r.chunks = append(r.chunks, newRecordChunk(min(n, recordChunkSize)))
 	}
+	return r
+}
+
+// newRecordChunk returns an empty chunk with room for size records.
+func newRecordChunk(size int) recordChunk {
+	return recordChunk{
+		keys:    make([]string, 0, size),
+		objects: make([]interface{}, 0, size),
+		refs:    make([]int32, 0, size),
+	}
+}
+
+// chunkOf returns the chunk of id and id's position in it.
+func (r *storeRecords) chunkOf(id int32) (*recordChunk, int32) {
+	return &r.chunks[id>>recordChunkBits], id & (recordChunkSize - 1)
+}
+
+// key returns the key of id.
+func (r *storeRecords) key(id int32) string {
+	return r.chunks[id>>recordChunkBits].keys[id&(recordChunkSize-1)]
+}
+
+// object returns the object slot of id: its object or a record mark.
+func (r *storeRecords) object(id int32) interface{} {
+	return r.chunks[id>>recordChunkBits].objects[id&(recordChunkSize-1)]
+}
+
+// setObject makes obj the object of id, a stored record.
+func (r *storeRecords) setObject(id int32, obj interface{}) {
+	r.chunks[id>>recordChunkBits].objects[id&(recordChunkSize-1)] = obj
+}
+
+// refs returns the membership count of id, for the indices to keep.
+func (r *storeRecords) refs(id int32) *int32 {
+	return &r.chunks[id>>recordChunkBits].refs[id&(recordChunkSize-1)]
 }
 
 // add creates a record of key holding obj (an object, or detachedRecord),
@@ -70,43 +124,51 @@ func (r *storeRecords) add(key string, obj interface{}) int32 {
 	}
 	if r.freeHead != 0 {
 		id := r.freeHead - 1
-		r.freeHead = r.refs[id]
-		r.keys[id], r.objects[id], r.refs[id] = key, obj, 0
+		c, i := r.chunkOf(id)
+		r.freeHead = c.refs[i]
+		c.keys[i], c.objects[i], c.refs[i] = key, obj, 0
 		return id
 	}
-	r.keys = append(r.keys, key)
-	r.objects = append(r.objects, obj)
-	r.refs = append(r.refs, 0)
-	return int32(len(r.keys) - 1)
+	if r.n&(recordChunkSize-1) == 0 && int(r.n>>recordChunkBits) == len(r.chunks) {
+		// NB: the first chunk starts small and grows by append.
+		r.chunks = append(r.chunks, newRecordChunk(min(recordChunkSize, max(8, int(r.n)))))
+	}
+	c := &r.chunks[r.n>>recordChunkBits]
+	c.keys = append(c.keys, key)
+	c.objects = append(c.objects, obj)
+	c.refs = append(c.refs, 0)
+	r.n++
+	return r.n - 1
 }
 
 // free puts id, a record no key set holds, on the free list and drops its
 // key and object so their memory can go.
 func (r *storeRecords) free(id int32) {
-	if !isHole(r.objects[id]) {
+	c, i := r.chunkOf(id)
+	if !isHole(c.objects[i]) {
 		r.live--
 	}
-	r.keys[id], r.objects[id] = "", freeRecord
-	r.refs[id] = r.freeHead
+	c.keys[i], c.objects[i] = "", freeRecord
+	c.refs[i] = r.freeHead
 	r.freeHead = id + 1
 }
 
 // detach turns id, a stored record, into a detached one.
 func (r *storeRecords) detach(id int32) {
-	r.objects[id] = detachedRecord
+	r.setObject(id, detachedRecord)
 	r.live--
 }
 
 // attach gives id, a detached record, the object obj.
 func (r *storeRecords) attach(id int32, obj interface{}) {
-	r.objects[id] = obj
+	r.setObject(id, obj)
 	r.live++
 }
 
 // objectOf returns the object of id, nil for a detached record (as
 // client-go's index reads give nil for a key they hold that is not stored).
 func (r *storeRecords) objectOf(id int32) interface{} {
-	if obj := r.objects[id]; !isHole(obj) {
+	if obj := r.object(id); !isHole(obj) {
 		return obj
 	}
 	return nil
@@ -114,12 +176,16 @@ func (r *storeRecords) objectOf(id int32) interface{} {
 
 // appendObjects appends every stored object to dst.
 func (r *storeRecords) appendObjects(dst []interface{}) []interface{} {
-	if r.live == len(r.objects) {
-		return append(dst, r.objects...) // NB: no holes: one copy.
-	}
-	for _, obj := range r.objects {
-		if !isHole(obj) {
-			dst = append(dst, obj)
+	for ci := range r.chunks {
+		objects := r.chunks[ci].objects
+		if r.live == int(r.n) {
+			dst = append(dst, objects...) // NB: no holes: one copy.
+			continue
+		}
+		for _, obj := range objects {
+			if !isHole(obj) {
+				dst = append(dst, obj)
+			}
 		}
 	}
 	return dst
@@ -127,13 +193,28 @@ func (r *storeRecords) appendObjects(dst []interface{}) []interface{} {
 
 // appendKeys appends every stored key to dst.
 func (r *storeRecords) appendKeys(dst []string) []string {
-	if r.live == len(r.keys) {
-		return append(dst, r.keys...) // NB: no holes: one copy.
-	}
-	for id, obj := range r.objects {
-		if !isHole(obj) {
-			dst = append(dst, r.keys[id])
+	for ci := range r.chunks {
+		c := &r.chunks[ci]
+		if r.live == int(r.n) {
+			dst = append(dst, c.keys...) // NB: no holes: one copy.
+			continue
+		}
+		for i, obj := range c.objects {
+			if !isHole(obj) {
+				dst = append(dst, c.keys[i])
+			}
 		}
 	}
 	return dst
+}
+
+// forEachStored calls fn with every stored record and its object.
+func (r *storeRecords) forEachStored(fn func(id int32, obj interface{})) {
+	for ci := range r.chunks {
+		for i, obj := range r.chunks[ci].objects {
+			if !isHole(obj) {
+				fn(int32(ci<<recordChunkBits+i), obj)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"sort"
+	"strconv"
 	"testing"
 )
 
@@ -33,7 +34,7 @@ func TestDeletedRecordIdsAreReusedLastFreedFirstAndReadsSkipTheHoles(t *testing.
 			}
 			for i, k := range tt.then {
 				m.Add(k, k)
-				if id := m.table.find(k, m.recs.keys); id != tt.wantIDs[i] {
+				if id := m.table.find(k, &m.recs); id != tt.wantIDs[i] {
 					t.Fatalf("%q got id %d, want %d", k, id, tt.wantIDs[i])
 				}
 			}
@@ -52,7 +53,7 @@ func TestDeletedRecordIdsAreReusedLastFreedFirstAndReadsSkipTheHoles(t *testing.
 					t.Fatalf("ByIndex(%q) = %v, want [%s]", k[:1], got, k)
 				}
 			}
-			if holes := len(m.recs.keys) - m.recs.live; holes != tt.wantHoles {
+			if holes := int(m.recs.n) - m.recs.live; holes != tt.wantHoles {
 				t.Fatalf("%d holes, want %d", holes, tt.wantHoles)
 			}
 		})
@@ -72,5 +73,67 @@ func TestANilObjectIsStoredNotTakenForAHole(t *testing.T) {
 	}
 	if got := m.ListKeys(); len(got) != 1 || got[0] != "a" {
 		t.Fatalf("ListKeys() = %v, want [a]", got)
+	}
+}
+
+func TestRecordsAcrossChunkBoundariesKeepTheirKeysObjectsAndCounts(t *testing.T) {
+	tests := []struct {
+		name     string
+		replaced int // keys given to Replace first, 0 for none
+		added    int // keys added after
+	}{
+		{name: "added one by one", added: 3*recordChunkSize + 5},
+		{name: "replaced, then added past the replaced size", replaced: 2*recordChunkSize + 7, added: recordChunkSize},
+		{name: "replaced with exactly one chunk", replaced: recordChunkSize, added: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"mod7": func(obj interface{}) ([]string, error) {
+				return []string{strconv.Itoa(obj.(int) % 7)}, nil
+			}}, Indices{})
+			items := map[string]interface{}{}
+			for i := 0; i < tt.replaced; i++ {
+				items["k"+strconv.Itoa(i)] = i
+			}
+			m.Replace(items, "1")
+			total := tt.replaced + tt.added
+			for i := tt.replaced; i < total; i++ {
+				m.Add("k"+strconv.Itoa(i), i)
+			}
+			for i := 0; i < total; i += 3 {
+				m.Delete("k" + strconv.Itoa(i))
+			}
+			for i := 0; i < total; i += 6 {
+				m.Add("k"+strconv.Itoa(i), i)
+			}
+			checkEntryInvariants(t, m)
+			want := 0
+			for i := 0; i < total; i++ {
+				obj, ok := m.Get("k" + strconv.Itoa(i))
+				stored := i%3 != 0 || i%6 == 0
+				if ok != stored || (ok && obj != i) {
+					t.Fatalf("Get(k%d) = %v, %v; want stored %v", i, obj, ok, stored)
+				}
+				if stored {
+					want++
+				}
+			}
+			if len(m.List()) != want || len(m.ListKeys()) != want {
+				t.Fatalf("List %d, ListKeys %d, want %d", len(m.List()), len(m.ListKeys()), want)
+			}
+			n := 0
+			for v := 0; v < 7; v++ {
+				objs, _ := m.ByIndex("mod7", strconv.Itoa(v))
+				for _, o := range objs {
+					if o.(int)%7 != v {
+						t.Fatalf("ByIndex(%d) gave %v", v, o)
+					}
+				}
+				n += len(objs)
+			}
+			if n != want {
+				t.Fatalf("index holds %d objects, want %d", n, want)
+			}
+		})
 	}
 }

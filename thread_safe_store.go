@@ -211,7 +211,7 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // stored before the indices are updated, so an IndexFunc that panics leaves
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
-	if id := m.table.find(key, m.recs.keys); id >= 0 {
+	if id := m.table.find(key, &m.recs); id >= 0 {
 		m.replaceObjectLocked(id, obj)
 		return
 	}
@@ -228,7 +228,7 @@ func (m *threadSafeMap) putNewLocked(key string, obj interface{}) {
 	} else {
 		id = m.recs.add(key, obj)
 	}
-	m.table.insert(id, m.recs.keys)
+	m.table.insert(id, &m.recs)
 	m.indices.add(id, obj)
 }
 
@@ -236,14 +236,14 @@ func (m *threadSafeMap) putNewLocked(key string, obj interface{}) {
 // moves id in the indices from the values of its old object to those of
 // obj.
 func (m *threadSafeMap) replaceObjectLocked(id int32, obj interface{}) {
-	old := m.recs.objects[id]
-	m.recs.objects[id] = obj
+	old := m.recs.object(id)
+	m.recs.setObject(id, obj)
 	m.indices.change(id, old, obj)
 }
 
 // deleteLocked removes key, if present, from the table and the indices.
 func (m *threadSafeMap) deleteLocked(key string) {
-	if id := m.table.find(key, m.recs.keys); id >= 0 {
+	if id := m.table.find(key, &m.recs); id >= 0 {
 		m.deleteRecordLocked(id)
 	}
 }
@@ -253,10 +253,10 @@ func (m *threadSafeMap) deleteLocked(key string) {
 // place, so it no longer gives the values it was indexed under) is kept as
 // detached; any other is freed, its id to be reused.
 func (m *threadSafeMap) deleteRecordLocked(id int32) {
-	m.indices.remove(id, m.recs.objects[id])
-	key := m.recs.keys[id]
-	m.table.remove(key, m.recs.keys)
-	if m.recs.refs[id] > 0 {
+	m.indices.remove(id, m.recs.object(id))
+	key := m.recs.key(id)
+	m.table.remove(key, &m.recs)
+	if *m.recs.refs(id) > 0 {
 		m.recs.detach(id)
 		m.detachLocked(key, id)
 		return
@@ -273,14 +273,14 @@ func (m *threadSafeMap) storedLocked(id int32) (interface{}, bool) {
 	if id < 0 {
 		return nil, false
 	}
-	return m.recs.objects[id], true
+	return m.recs.object(id), true
 }
 
 // Get returns the object stored under key.
 func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return m.storedLocked(m.table.find(key, m.recs.keys))
+	return m.storedLocked(m.table.find(key, &m.recs))
 }
 
 // List returns every stored object, in no particular order.
@@ -302,7 +302,7 @@ func (m *threadSafeMap) ListKeys() []string {
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
 	for key, obj := range items {
-		table.insert(recs.add(key, obj), recs.keys)
+		table.insert(recs.add(key, obj), &recs)
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -313,11 +313,11 @@ func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(keys)), newKeyTable(len(keys))
 	for i, key := range keys {
-		if id := table.find(key, recs.keys); id >= 0 {
-			recs.objects[id] = objects[i]
+		if id := table.find(key, &recs); id >= 0 {
+			recs.setObject(id, objects[i])
 			continue
 		}
-		table.insert(recs.add(key, objects[i]), recs.keys)
+		table.insert(recs.add(key, objects[i]), &recs)
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -333,9 +333,7 @@ func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resour
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)
 	m.indices.clear()
-	for id, obj := range m.recs.objects {
-		m.indices.add(int32(id), obj)
-	}
+	m.recs.forEachStored(m.indices.add)
 }
 
 // Index returns the stored objects that share at least one value of the
@@ -370,7 +368,7 @@ func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, err
 	if ks == nil {
 		return []string{}, nil
 	}
-	return ks.appendKeys(make([]string, 0, ks.len()), m.recs.keys), nil
+	return ks.appendKeys(make([]string, 0, ks.len()), &m.recs), nil
 }
 
 // ByIndex returns the stored objects that have indexedValue in the named

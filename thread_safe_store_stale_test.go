@@ -40,28 +40,28 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	r := &m.recs
-	refs := make([]int32, len(r.keys))
+	refs := make([]int32, r.n)
 	for _, vi := range m.indices.ordered {
 		for _, ks := range vi.byValue {
 			ks.forEach(func(id int32) { refs[id]++ })
 		}
 	}
 	free := map[int32]bool{}
-	for next := r.freeHead; next != 0; next = r.refs[next-1] {
-		if free[next-1] || r.objects[next-1] != freeRecord || refs[next-1] != 0 || r.keys[next-1] != "" {
-			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.keys[next-1])
+	for next := r.freeHead; next != 0; next = *r.refs(next-1) {
+		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != "" {
+			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.key(next-1))
 		}
 		free[next-1] = true
 	}
 	live := 0
-	for id := range r.keys {
-		checkRecord(t, m, int32(id), refs[id], free[int32(id)])
-		if !isHole(r.objects[id]) {
+	for id := range r.n {
+		checkRecord(t, m, id, refs[id], free[id])
+		if !isHole(r.object(id)) {
 			live++
 		}
 	}
 	for key, id := range m.detached {
-		if r.objects[id] != detachedRecord || r.keys[id] != key {
+		if r.object(id) != detachedRecord || r.key(id) != key {
 			t.Fatalf("detached %q names record %d, which is not its detached record", key, id)
 		}
 	}
@@ -75,18 +75,18 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 func checkRecord(t *testing.T, m *threadSafeMap, id, refs int32, free bool) {
 	t.Helper()
 	r := &m.recs
-	key, obj := r.keys[id], r.objects[id]
+	key, obj := r.key(id), r.object(id)
 	switch {
 	case free:
 	case obj == freeRecord:
 		t.Fatalf("record %d marked free but not on the free list", id)
 	case obj == detachedRecord:
-		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || r.refs[id] != refs || m.table.find(key, r.keys) >= 0 {
-			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, r.refs[id], refs, m.table.find(key, r.keys) >= 0)
+		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.refs(id) != refs || m.table.find(key, r) >= 0 {
+			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.refs(id), refs, m.table.find(key, r) >= 0)
 		}
 	default:
-		if m.table.find(key, r.keys) != id || r.refs[id] != refs {
-			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(key, r.keys), r.refs[id], refs)
+		if m.table.find(key, r) != id || *r.refs(id) != refs {
+			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(key, r), *r.refs(id), refs)
 		}
 		if _, dup := m.detached[key]; dup {
 			t.Fatalf("stored record %d (%q) also detached", id, key)
