@@ -168,7 +168,7 @@ func (t *keyTable) shiftBack(hole int, r *storeRecords) {
 		if s == 0 {
 			break
 		}
-		h := t.home(r.key(s-1))
+		h := t.home(r.key(s - 1))
 		// NB: distances are taken modulo the table size, so the test
 		// holds across the wrap-around from the last slot to the first.
 		if (j-h)&mask >= (j-hole)&mask {

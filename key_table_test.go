@@ -79,7 +79,7 @@ func (km *keyTableModel) checkRuns() {
 			continue
 		}
 		n++
-		for j := km.table.home(km.recs.key(s-1)); j != i; j = (j + 1) & mask {
+		for j := km.table.home(km.recs.key(s - 1)); j != i; j = (j + 1) & mask {
 			if km.table.slots[j] == 0 {
 				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.recs.key(s-1), j)
 			}

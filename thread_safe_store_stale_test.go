@@ -47,7 +47,7 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 		}
 	}
 	free := map[int32]bool{}
-	for next := r.freeHead; next != 0; next = *r.refs(next-1) {
+	for next := r.freeHead; next != 0; next = *r.refs(next - 1) {
 		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != "" {
 			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.key(next-1))
 		}
