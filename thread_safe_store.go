@@ -88,8 +88,9 @@ type threadSafeMap struct {
 	// index still holds because their object was changed in place. Index
 	// reads give nil for them, as client-go does. A later write of such a
 	// key adopts its record, so the key is never indexed twice and the index
-	// resolves to its new object, again as client-go does. A detached
-	// record is freed when its last membership goes. Usually nil.
+	// resolves to its new object, again as client-go does. A delete
+	// detaches a record only while a key set still holds it, and frees
+	// it otherwise. Usually nil.
 	detached map[string]int32
 	// indices are the indices over record ids.
 	indices storeIndices
