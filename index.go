@@ -221,7 +221,7 @@ func (vi *valueIndex) valuesOf(id int32, obj interface{}) []string {
 	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
-		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.key(id), vi.name, err))
+		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.key(id).String(), vi.name, err))
 	}
 	return values
 }

@@ -186,17 +186,18 @@ func (s *keySet) forEach(fn func(id int32)) {
 }
 
 // appendKeys appends the key of every id of s, read from r (the owning
-// store's records), to dst, in no particular order.
+// store's records) and rendered (see recordKey.String), to dst, in no
+// particular order.
 func (s *keySet) appendKeys(dst []string, r *storeRecords) []string {
 	if !s.hashed {
 		for _, id := range s.ids {
-			dst = append(dst, r.key(id))
+			dst = append(dst, r.key(id).String())
 		}
 		return dst
 	}
 	for _, slot := range s.ids {
 		if slot != 0 {
-			dst = append(dst, r.key(slot-1))
+			dst = append(dst, r.key(slot-1).String())
 		}
 	}
 	return dst

@@ -27,7 +27,7 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 			want := map[string]bool{}
 			for i := 0; i < tt.insert; i++ {
 				keys[i] = fmt.Sprintf("k%d", i)
-				recs.add(keys[i], nil)
+				recs.add(plainKey(keys[i]), nil)
 				s.insert(int32(i))
 				s.insert(int32(i)) // a repeated insert changes nothing
 				want[keys[i]] = true

@@ -12,7 +12,8 @@ const (
 	keyTableLoadDen = 4
 )
 
-// keyTable maps storage keys to record ids. It is an open-addressing hash
+// keyTable maps storage keys (recordKeys, compared and hashed by their
+// rendering) to record ids. It is an open-addressing hash
 // table of int32 slots with linear probing: a slot holds 0 when empty and
 // id+1 otherwise, and the key of id is read from the records the caller
 // passes (the store's storeRecords), so the table itself keeps 4 bytes per slot
@@ -60,14 +61,17 @@ func keyTableSlotsFor(n int) int {
 // len returns the number of keys in t.
 func (t *keyTable) len() int { return t.count }
 
-// home returns the slot where the probe run of key starts.
-func (t *keyTable) home(key string) int {
-	return int(maphash.String(t.seed, key) & uint64(len(t.slots)-1))
+// home returns the slot where the probe run of key starts. A key hashes
+// by its rendering (see recordKey.hash), so every split of a key has the
+// same home.
+func (t *keyTable) home(key recordKey) int {
+	return int(key.hash(t.seed) & uint64(len(t.slots)-1))
 }
 
-// find returns the id stored under key, or -1; r are the records the ids
-// name.
-func (t *keyTable) find(key string, r *storeRecords) int32 {
+// find returns the id stored under key (compared by rendering, see
+// recordKey.equal), or -1; r are the records the ids name. It does not
+// allocate.
+func (t *keyTable) find(key recordKey, r *storeRecords) int32 {
 	if t.count == 0 {
 		return -1
 	}
@@ -77,25 +81,7 @@ func (t *keyTable) find(key string, r *storeRecords) int32 {
 		if s == 0 {
 			return -1
 		}
-		if r.key(s-1) == key {
-			return s - 1
-		}
-	}
-}
-
-// findBytes is find of the key spelled by b. It does not allocate, so a
-// caller may look a key up from a buffer it built on the stack.
-func (t *keyTable) findBytes(b []byte, r *storeRecords) int32 {
-	if t.count == 0 {
-		return -1
-	}
-	mask := len(t.slots) - 1
-	for i := int(maphash.Bytes(t.seed, b) & uint64(mask)); ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return -1
-		}
-		if r.key(s-1) == string(b) {
+		if r.key(s - 1).equal(key) {
 			return s - 1
 		}
 	}
@@ -136,7 +122,7 @@ func (t *keyTable) grow(r *storeRecords) {
 
 // remove deletes key, if present, and returns its id or -1. The record must
 // still have its key while remove runs.
-func (t *keyTable) remove(key string, r *storeRecords) int32 {
+func (t *keyTable) remove(key recordKey, r *storeRecords) int32 {
 	if t.count == 0 {
 		return -1
 	}
@@ -147,7 +133,7 @@ func (t *keyTable) remove(key string, r *storeRecords) int32 {
 		if s == 0 {
 			return -1
 		}
-		if r.key(s-1) == key {
+		if r.key(s - 1).equal(key) {
 			break
 		}
 		i = (i + 1) & mask

@@ -2,9 +2,32 @@ package cache
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math/rand"
+	"strings"
 	"testing"
 )
+
+// splitKey returns key as a split recordKey, cut at its first '/' (a key
+// without one is returned plain), and plainKey(key) as the other form.
+func splitKey(key string) recordKey {
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		return namedKey(ns, name)
+	}
+	return plainKey(key)
+}
+
+// keyForms returns key in each form it can take: plain, and split at each
+// '/' it holds.
+func keyForms(key string) []recordKey {
+	forms := []recordKey{plainKey(key)}
+	for i := 0; i < len(key); i++ {
+		if key[i] == '/' && i > 0 {
+			forms = append(forms, namedKey(key[:i], key[i+1:]))
+		}
+	}
+	return forms
+}
 
 // keyTableModel drives a keyTable and a Go map with the same operations and
 // checks after each that they agree. Ids are handed out by storeRecords, as
@@ -22,23 +45,33 @@ func newKeyTableModel(t testing.TB, capacity int) *keyTableModel {
 	return &keyTableModel{t: t, table: newKeyTable(capacity), want: map[string]int32{}}
 }
 
-// insert adds key unless present.
+// insert adds key unless present, split at its first '/' when its length
+// is even, plain otherwise, so that both forms share the table.
 func (km *keyTableModel) insert(key string) {
 	if _, ok := km.want[key]; ok {
 		return
 	}
-	id := km.recs.add(key, key)
+	rk := plainKey(key)
+	if len(key)%2 == 0 {
+		rk = splitKey(key)
+	}
+	id := km.recs.add(rk, key)
 	km.table.insert(id, &km.recs)
 	km.want[key] = id
 }
 
-// remove deletes key, present or not.
+// remove deletes key, present or not, given in the other form than
+// insert's when its length is a multiple of 3.
 func (km *keyTableModel) remove(key string) {
 	wantID, ok := km.want[key]
 	if !ok {
 		wantID = -1
 	}
-	if got := km.table.remove(key, &km.recs); got != wantID {
+	rk := plainKey(key)
+	if len(key)%3 == 0 {
+		rk = splitKey(key)
+	}
+	if got := km.table.remove(rk, &km.recs); got != wantID {
 		km.t.Fatalf("remove(%q) = %d, want %d", key, got, wantID)
 	}
 	if ok {
@@ -48,22 +81,24 @@ func (km *keyTableModel) remove(key string) {
 }
 
 // check verifies that every key of the map is found with its id, through
-// both lookups, that probe keys are absent, and the table's invariant.
+// every form of the key, that probe keys are absent, and the table's
+// invariant.
 func (km *keyTableModel) check(absent ...string) {
 	if km.table.len() != len(km.want) {
 		km.t.Fatalf("len() = %d, want %d", km.table.len(), len(km.want))
 	}
 	for key, id := range km.want {
-		if got := km.table.find(key, &km.recs); got != id {
-			km.t.Fatalf("find(%q) = %d, want %d", key, got, id)
-		}
-		if got := km.table.findBytes([]byte(key), &km.recs); got != id {
-			km.t.Fatalf("findBytes(%q) = %d, want %d", key, got, id)
+		for _, rk := range keyForms(key) {
+			if got := km.table.find(rk, &km.recs); got != id {
+				km.t.Fatalf("find(%+v) = %d, want %d", rk, got, id)
+			}
 		}
 	}
 	for _, key := range absent {
-		if _, ok := km.want[key]; !ok && km.table.find(key, &km.recs) != -1 {
-			km.t.Fatalf("find(%q) found a key never inserted or removed", key)
+		for _, rk := range keyForms(key) {
+			if _, ok := km.want[key]; !ok && km.table.find(rk, &km.recs) != -1 {
+				km.t.Fatalf("find(%+v) found a key never inserted or removed", rk)
+			}
 		}
 	}
 	km.checkRuns()
@@ -81,7 +116,7 @@ func (km *keyTableModel) checkRuns() {
 		n++
 		for j := km.table.home(km.recs.key(s - 1)); j != i; j = (j + 1) & mask {
 			if km.table.slots[j] == 0 {
-				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.recs.key(s-1), j)
+				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.recs.key(s-1).String(), j)
 			}
 		}
 	}
@@ -138,7 +173,7 @@ func TestKeyTableRemovalShiftsBackAcrossTheWrapAround(t *testing.T) {
 	var wrapping []string
 	for i := 0; len(wrapping) < 4; i++ {
 		key := fmt.Sprintf("k%d", i)
-		if km.table.home(key) == size-1 {
+		if km.table.home(plainKey(key)) == size-1 {
 			wrapping = append(wrapping, key)
 		}
 	}
@@ -155,18 +190,62 @@ func TestKeyTableRemovalShiftsBackAcrossTheWrapAround(t *testing.T) {
 	}
 }
 
-func TestKeyTableLookupOfAStackBuiltKeyDoesNotAllocate(t *testing.T) {
+func TestKeyTableLookupOfASplitKeyDoesNotAllocate(t *testing.T) {
 	km := newKeyTableModel(t, 0)
 	km.insert("team-a/web-0")
+	ns, name := strings.Clone("team-a"), strings.Clone("web-0")
 	allocs := testing.AllocsPerRun(100, func() {
-		var buf [64]byte
-		key := append(append(buf[:0], "team-a"...), "/web-0"...)
-		if km.table.findBytes(key, &km.recs) != 0 {
+		if km.table.find(namedKey(ns, name), &km.recs) != 0 || km.table.find(plainKey("team-a/web-0"), &km.recs) != 0 {
 			t.Fatal("key not found")
 		}
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations per lookup, want 0", allocs)
+	}
+}
+
+func TestASplitKeyHashesAsItsRenderingDoes(t *testing.T) {
+	seed := maphash.MakeSeed()
+	long := strings.Repeat("n", 300)
+	tests := []struct{ prefix, rest string }{
+		{"", ""}, {"", "name"}, {"ns", ""}, {"ns", "a"}, {"a/b", "c/d"},
+		{"名前空間", "ポッド"}, {long, "x"}, {"x", long}, {long, long},
+		{strings.Repeat("q", 127), ""}, {strings.Repeat("q", 63), strings.Repeat("r", 64)},
+	}
+	for _, tt := range tests {
+		k := namedKey(tt.prefix, tt.rest)
+		rendered := k.String()
+		want := maphash.String(seed, rendered)
+		var h maphash.Hash
+		h.SetSeed(seed)
+		h.WriteString(rendered)
+		if h.Sum64() != want {
+			t.Fatalf("maphash.Hash of %q differs from maphash.String", rendered)
+		}
+		if got := k.hash(seed); got != want {
+			t.Errorf("hash of %+v = %x, want %x (that of %q)", k, got, want, rendered)
+		}
+		if got := plainKey(rendered).hash(seed); got != want {
+			t.Errorf("hash of plain %q = %x, want %x", rendered, got, want)
+		}
+	}
+}
+
+func TestRecordKeysAreEqualExactlyWhenTheirRenderingsAre(t *testing.T) {
+	keys := []recordKey{
+		plainKey(""), plainKey("a"), plainKey("a/b"), plainKey("a/b/c"), plainKey("ab"), plainKey("a/"), plainKey("/a"),
+		namedKey("a", "b"), namedKey("a", "b/c"), namedKey("a/b", "c"), namedKey("a", ""), namedKey("", "a/b"),
+		namedKey("ab", "c"), namedKey("a", "bc"), namedKey("a/b", ""), namedKey("a", "/"), namedKey("a", "b/"),
+	}
+	for _, k := range keys {
+		for _, o := range keys {
+			if got, want := k.equal(o), k.String() == o.String(); got != want {
+				t.Errorf("%+v.equal(%+v) = %v, want %v (renderings %q, %q)", k, o, got, want, k.String(), o.String())
+			}
+			if k.len() != len(k.String()) {
+				t.Errorf("%+v.len() = %d, want %d", k, k.len(), len(k.String()))
+			}
+		}
 	}
 }
 

@@ -214,17 +214,22 @@ func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) 
 // fails, the store is left unchanged and the first error is returned. list
 // itself is never modified.
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
-	keys := make([]string, len(list))
+	keys := make([]recordKey, len(list))
 	objects := list
 	if c.transformer != nil {
 		objects = make([]interface{}, len(list))
 	}
 	for i, obj := range list {
+		if m, ok := c.namedMeta(obj); ok {
+			// NB: no key string: the record keeps obj's own headers.
+			keys[i] = namedKey(m.GetNamespace(), m.GetName())
+			continue
+		}
 		key, stored, err := c.keyAndTransform(obj)
 		if err != nil {
 			return err
 		}
-		keys[i], objects[i] = key, stored
+		keys[i], objects[i] = plainKey(key), stored
 	}
 	c.threadSafeMap.replaceKeyed(keys, objects, resourceVersion)
 	return nil

@@ -74,29 +74,21 @@ func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 }
 
 // namedRecordLocked returns the id of the record stored under
-// namespacedKey(namespace, name), or -1. It builds the key in a stack
-// buffer, so looking up a stored key (short enough) does not allocate. The
+// namespacedKey(namespace, name), or -1, without building that string. The
 // caller holds m.lock.
 func (m *threadSafeMap) namedRecordLocked(namespace, name string) int32 {
-	if namespace == "" {
-		return m.table.find(name, &m.recs)
-	}
-	var buf [128]byte
-	key := append(append(append(buf[:0], namespace...), '/'), name...)
-	return m.table.findBytes(key, &m.recs)
+	return m.table.find(namedKey(namespace, name), &m.recs)
 }
 
 // updateNamed is Update of obj under namespacedKey(namespace, name), with
-// obj's resource version rv already read: a stored key is found without
-// building its string, a new one is built once.
+// obj's resource version rv already read. The key is kept as headers of
+// namespace and name, obj's own metadata strings (see recordKey): no key
+// string is built, for a new key nor a stored one, and a stored record's
+// headers move to obj's strings.
 func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if id := m.namedRecordLocked(namespace, name); id >= 0 {
-		m.replaceObjectLocked(id, obj)
-	} else {
-		m.putNewLocked(namespacedKey(namespace, name), obj)
-	}
+	m.putKeyLocked(namedKey(namespace, name), obj)
 	m.setResourceVersionLocked(rv)
 }
 

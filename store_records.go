@@ -29,13 +29,14 @@ const recordChunkSize = 1 << recordChunkBits
 // recordChunk holds the records of ids chunk<<recordChunkBits and on, in
 // parallel slices of equal length, at most recordChunkSize.
 type recordChunk struct {
-	keys    []string
+	keys    []recordKey
 	objects []interface{}
 	refs    []int32
 }
 
-// storeRecords holds a store's records by record id: the key, the object
-// and the number of key-set memberships of each, in parallel slices cut into
+// storeRecords holds a store's records by record id: the key (a recordKey:
+// two string headers, for a key the store computed from an object's
+// metadata the object's own namespace and name), the object and the number of key-set memberships of each, in parallel slices cut into
 // chunks of recordChunkSize records. Ids are stable: a record keeps its id
 // from its creation until it is freed, so indices hold ids and never need
 // rewriting. A freed id goes on a free list and is reused, last freed first,
@@ -52,8 +53,8 @@ type recordChunk struct {
 //   - stored: any other value (nil included); its key is set and its refs
 //     count the key sets holding it;
 //   - detached (detachedRecord): its key is set and refs > 0;
-//   - free (freeRecord): its key is "", no key set holds it, and refs is the
-//     next free id plus one (0 ends the list).
+//   - free (freeRecord): its key is empty (both headers ""), no key set
+//     holds it, and refs is the next free id plus one (0 ends the list).
 //
 // Invariant: n records exist, ids 0 to n-1; every chunk but the last is
 // full; live is the number of stored records; freeHead is the first free id
@@ -61,8 +62,8 @@ type recordChunk struct {
 // owning store's lock guards it.
 type storeRecords struct {
 	// chunks holds the records; chunks[id>>recordChunkBits] holds id.
-	// Each key is its own allocation, so a key handed to a caller pins only
-	// its own bytes.
+	// A key handed to a caller is rendered (see recordKey.String): a new
+	// string for a split key, so that it pins only its own bytes.
 	chunks []recordChunk
 	// n is the number of records, free ones included.
 	n int32
@@ -85,7 +86,7 @@ func newStoreRecords(n int) storeRecords {
 // newRecordChunk returns an empty chunk with room for size records.
 func newRecordChunk(size int) recordChunk {
 	return recordChunk{
-		keys:    make([]string, 0, size),
+		keys:    make([]recordKey, 0, size),
 		objects: make([]interface{}, 0, size),
 		refs:    make([]int32, 0, size),
 	}
@@ -97,8 +98,15 @@ func (r *storeRecords) chunkOf(id int32) (*recordChunk, int32) {
 }
 
 // key returns the key of id.
-func (r *storeRecords) key(id int32) string {
+func (r *storeRecords) key(id int32) recordKey {
 	return r.chunks[id>>recordChunkBits].keys[id&(recordChunkSize-1)]
+}
+
+// setKey makes k, a key that renders as id's key does, the key of id: the
+// headers are re-pointed (to a newer object's metadata strings, or to a
+// plain key), the key stays the same.
+func (r *storeRecords) setKey(id int32, k recordKey) {
+	r.chunks[id>>recordChunkBits].keys[id&(recordChunkSize-1)] = k
 }
 
 // object returns the object slot of id: its object or a record mark.
@@ -118,7 +126,7 @@ func (r *storeRecords) refs(id int32) *int32 {
 
 // add creates a record of key holding obj (an object, or detachedRecord),
 // reusing the most recently freed id when there is one, and returns its id.
-func (r *storeRecords) add(key string, obj interface{}) int32 {
+func (r *storeRecords) add(key recordKey, obj interface{}) int32 {
 	if !isHole(obj) {
 		r.live++
 	}
@@ -148,7 +156,7 @@ func (r *storeRecords) free(id int32) {
 	if !isHole(c.objects[i]) {
 		r.live--
 	}
-	c.keys[i], c.objects[i] = "", freeRecord
+	c.keys[i], c.objects[i] = recordKey{}, freeRecord
 	c.refs[i] = r.freeHead
 	r.freeHead = id + 1
 }
@@ -191,17 +199,14 @@ func (r *storeRecords) appendObjects(dst []interface{}) []interface{} {
 	return dst
 }
 
-// appendKeys appends every stored key to dst.
+// appendKeys appends every stored key, rendered, to dst: one allocation
+// per split key (see recordKey.String).
 func (r *storeRecords) appendKeys(dst []string) []string {
 	for ci := range r.chunks {
 		c := &r.chunks[ci]
-		if r.live == int(r.n) {
-			dst = append(dst, c.keys...) // NB: no holes: one copy.
-			continue
-		}
 		for i, obj := range c.objects {
 			if !isHole(obj) {
-				dst = append(dst, c.keys[i])
+				dst = append(dst, c.keys[i].String())
 			}
 		}
 	}

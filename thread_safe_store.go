@@ -67,12 +67,18 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 // Indices refer to records by id: an index read picks objects out of the
 // records without hashing a key, an update whose indexed values did not
 // change only overwrites one object slot, and neither the table nor the key
-// sets hold pointers for the garbage collector to scan. Keys are allocated
-// one by one, since callers may keep them.
+// sets hold pointers for the garbage collector to scan. A key the store
+// computed from an object's metadata is kept as two headers into the
+// object's own namespace and name strings (see recordKey), so it costs no
+// allocation; a key given as a string is kept as given. A key handed out
+// (ListKeys, IndexKeys) is rendered: a new string for a namespaced
+// object's key, so that a caller keeping it pins only its own bytes.
 //
 // Invariant: after every write, every index is exact (see valueIndex); the
 // table holds exactly the stored records, each under its key; detached
-// holds exactly the detached records, each under its key; refs[id] of a
+// holds exactly the detached records, each under its rendered key, which
+// the record holds as a plain key (so a deleted object's metadata strings
+// are not kept alive by it); refs[id] of a
 // stored or detached record is the number of key sets (over all indices)
 // holding id; a record no key set holds is stored or free, never detached.
 type threadSafeMap struct {
@@ -127,7 +133,7 @@ func (m *threadSafeMap) preloadedRecord(key string) int32 {
 	if id, ok := m.detached[key]; ok {
 		return id
 	}
-	id := m.recs.add(key, detachedRecord)
+	id := m.recs.add(plainKey(key), detachedRecord)
 	m.detachLocked(key, id)
 	return id
 }
@@ -212,25 +218,49 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // stored before the indices are updated, so an IndexFunc that panics leaves
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
+	m.putKeyLocked(plainKey(key), obj)
+}
+
+// putKeyLocked is putLocked of key in either form. A stored record takes
+// key's headers (same key, see storeRecords.setKey), so that a key that
+// pointed into the previous object's metadata no longer keeps it alive.
+func (m *threadSafeMap) putKeyLocked(key recordKey, obj interface{}) {
 	if id := m.table.find(key, &m.recs); id >= 0 {
+		m.recs.setKey(id, key)
 		m.replaceObjectLocked(id, obj)
 		return
 	}
 	m.putNewLocked(key, obj)
 }
 
-// putNewLocked is putLocked of a key that is not stored: it adopts the
+// putNewLocked is putKeyLocked of a key that is not stored: it adopts the
 // key's detached record, if any, or makes a new one.
-func (m *threadSafeMap) putNewLocked(key string, obj interface{}) {
-	id, adopted := m.detached[key]
+func (m *threadSafeMap) putNewLocked(key recordKey, obj interface{}) {
+	id, adopted := m.detachedLocked(key)
 	if adopted {
-		delete(m.detached, key)
+		delete(m.detached, key.String())
+		m.recs.setKey(id, key)
 		m.recs.attach(id, obj)
 	} else {
 		id = m.recs.add(key, obj)
 	}
 	m.table.insert(id, &m.recs)
 	m.indices.add(id, obj)
+}
+
+// detachedLocked returns the detached record of key, if any. It allocates
+// nothing for a key short enough to render in a stack buffer.
+func (m *threadSafeMap) detachedLocked(key recordKey) (int32, bool) {
+	if len(m.detached) == 0 {
+		return -1, false
+	}
+	if key.prefix == "" {
+		id, ok := m.detached[key.rest]
+		return id, ok
+	}
+	var buf [128]byte
+	id, ok := m.detached[string(key.appendTo(buf[:0]))]
+	return id, ok
 }
 
 // replaceObjectLocked makes obj the object of id, a stored record, and
@@ -244,7 +274,7 @@ func (m *threadSafeMap) replaceObjectLocked(id int32, obj interface{}) {
 
 // deleteLocked removes key, if present, from the table and the indices.
 func (m *threadSafeMap) deleteLocked(key string) {
-	if id := m.table.find(key, &m.recs); id >= 0 {
+	if id := m.table.find(plainKey(key), &m.recs); id >= 0 {
 		m.deleteRecordLocked(id)
 	}
 }
@@ -252,14 +282,17 @@ func (m *threadSafeMap) deleteLocked(key string) {
 // deleteRecordLocked removes id, a stored record, from the indices and the
 // table. A record that an index still holds (its object was changed in
 // place, so it no longer gives the values it was indexed under) is kept as
-// detached; any other is freed, its id to be reused.
+// detached, under its key rendered as a plain one; any other is freed, its
+// id to be reused.
 func (m *threadSafeMap) deleteRecordLocked(id int32) {
 	m.indices.remove(id, m.recs.object(id))
 	key := m.recs.key(id)
 	m.table.remove(key, &m.recs)
 	if *m.recs.refs(id) > 0 {
+		plain := key.String()
+		m.recs.setKey(id, plainKey(plain))
 		m.recs.detach(id)
-		m.detachLocked(key, id)
+		m.detachLocked(plain, id)
 		return
 	}
 	m.recs.free(id)
@@ -281,7 +314,7 @@ func (m *threadSafeMap) storedLocked(id int32) (interface{}, bool) {
 func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return m.storedLocked(m.table.find(key, &m.recs))
+	return m.storedLocked(m.table.find(plainKey(key), &m.recs))
 }
 
 // List returns every stored object, in no particular order.
@@ -291,7 +324,9 @@ func (m *threadSafeMap) List() []interface{} {
 	return m.recs.appendObjects(make([]interface{}, 0, m.recs.live))
 }
 
-// ListKeys returns every storage key, in no particular order.
+// ListKeys returns every storage key, in no particular order. Each key of
+// a namespaced object the store keyed itself is built here, one
+// allocation per key (see recordKey.String).
 func (m *threadSafeMap) ListKeys() []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
@@ -303,7 +338,7 @@ func (m *threadSafeMap) ListKeys() []string {
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
 	for key, obj := range items {
-		table.insert(recs.add(key, obj), &recs)
+		table.insert(recs.add(plainKey(key), obj), &recs)
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -311,10 +346,11 @@ func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 // replaceKeyed is Replace for objects[i] stored under keys[i]; a repeated
 // key keeps its last object. The records and the table are built, sized
 // for the list, before the lock is taken.
-func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resourceVersion string) {
+func (m *threadSafeMap) replaceKeyed(keys []recordKey, objects []interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(keys)), newKeyTable(len(keys))
 	for i, key := range keys {
 		if id := table.find(key, &recs); id >= 0 {
+			recs.setKey(id, key)
 			recs.setObject(id, objects[i])
 			continue
 		}
@@ -357,7 +393,7 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
-// the named index.
+// the named index; as ListKeys, it builds each namespaced key it returns.
 func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()

@@ -48,7 +48,7 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 	}
 	free := map[int32]bool{}
 	for next := r.freeHead; next != 0; next = *r.refs(next - 1) {
-		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != "" {
+		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != (recordKey{}) {
 			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.key(next-1))
 		}
 		free[next-1] = true
@@ -61,7 +61,7 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 		}
 	}
 	for key, id := range m.detached {
-		if r.object(id) != detachedRecord || r.key(id) != key {
+		if r.object(id) != detachedRecord || r.key(id) != plainKey(key) {
 			t.Fatalf("detached %q names record %d, which is not its detached record", key, id)
 		}
 	}
@@ -75,18 +75,19 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 func checkRecord(t *testing.T, m *threadSafeMap, id, refs int32, free bool) {
 	t.Helper()
 	r := &m.recs
-	key, obj := r.key(id), r.object(id)
+	rk, obj := r.key(id), r.object(id)
+	key := rk.String()
 	switch {
 	case free:
 	case obj == freeRecord:
 		t.Fatalf("record %d marked free but not on the free list", id)
 	case obj == detachedRecord:
-		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.refs(id) != refs || m.table.find(key, r) >= 0 {
-			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.refs(id), refs, m.table.find(key, r) >= 0)
+		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.refs(id) != refs || m.table.find(rk, r) >= 0 {
+			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.refs(id), refs, m.table.find(rk, r) >= 0)
 		}
 	default:
-		if m.table.find(key, r) != id || *r.refs(id) != refs {
-			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(key, r), *r.refs(id), refs)
+		if m.table.find(rk, r) != id || m.table.find(plainKey(key), r) != id || *r.refs(id) != refs {
+			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(rk, r), *r.refs(id), refs)
 		}
 		if _, dup := m.detached[key]; dup {
 			t.Fatalf("stored record %d (%q) also detached", id, key)
