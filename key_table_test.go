@@ -268,3 +268,49 @@ func FuzzKeyTableAgreesWithAGoMap(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkKeyTableFind looks up every key of a table filled to its load
+// limit (the worst point, just before it doubles) in both key forms, and
+// reports the mean number of slots a successful and a failed lookup visit.
+func BenchmarkKeyTableFind(b *testing.B) {
+	for _, slots := range []int{1 << 17, 1 << 20} {
+		b.Run(fmt.Sprintf("slots=%d", slots), func(b *testing.B) {
+			km := newKeyTableModel(b, 0)
+			n := slots * keyTableLoadNum / keyTableLoadDen
+			keys := make([]recordKey, n)
+			for i := range keys {
+				key := fmt.Sprintf("team-%d/web-%d", i%500, i)
+				km.insert(key)
+				keys[i] = splitKey(key)
+			}
+			if len(km.table.slots) != slots {
+				b.Fatalf("table has %d slots, want %d", len(km.table.slots), slots)
+			}
+			hit, miss := 0, 0
+			for _, k := range keys {
+				hit += km.probes(k)
+				miss += km.probes(namedKey(k.prefix, k.rest+"-absent"))
+			}
+			b.ReportMetric(float64(hit)/float64(n), "probes/hit")
+			b.ReportMetric(float64(miss)/float64(n), "probes/miss")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if km.table.find(keys[i%n], &km.recs) < 0 {
+					b.Fatal("key not found")
+				}
+			}
+		})
+	}
+}
+
+// probes returns how many slots a lookup of key visits, the empty slot
+// that ends a failed one included.
+func (km *keyTableModel) probes(key recordKey) int {
+	t := &km.table
+	mask := len(t.slots) - 1
+	n := 1
+	for i := t.home(key); t.slots[i] != 0 && !km.recs.key(t.slots[i]-1).equal(key); i = (i + 1) & mask {
+		n++
+	}
+	return n
+}

@@ -52,7 +52,8 @@ func isMetaNamespaceIndexFunc(fn IndexFunc) bool {
 // KeyFunc is one of this package's, it has no transformer, and obj is an
 // object with metadata (not an ExplicitKey nor a tombstone, which keep the
 // KeyFunc's own path, errors included). The key is then exactly what the
-// KeyFunc would return, namespacedKey of the metadata's namespace and name.
+// KeyFunc would return, namespacedKey of the metadata's namespace and name,
+// and the store keeps it as namedKey of those two strings.
 func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 	if c.keyKind == keyFuncOther || c.transformer != nil {
 		return nil, false

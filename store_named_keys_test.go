@@ -89,6 +89,11 @@ func TestWritingAStoredKeyAgainLetsTheReplacedObjectsNameGo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{name: "Transaction", write: func(t *testing.T, idx Indexer, next *v1.Pod) {
+			if err := idx.(TransactionStore).Transaction(Transaction{Object: next, Type: TransactionTypeUpdate}); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{name: "Update of the ThreadSafeStore by key", write: func(t *testing.T, idx Indexer, next *v1.Pod) {
 			idx.(*cache).threadSafeMap.Update("team-a/"+name, next)
 		}},
@@ -129,14 +134,30 @@ func TestAddingANewNamedObjectAllocatesNoKey(t *testing.T) {
 	for _, p := range pods {
 		_ = idx.Add(p)
 	}
-	i := 0
-	allocs := testing.AllocsPerRun(1000, func() {
-		p := pods[i%len(pods)]
-		i++
-		_ = idx.Delete(p)
-		_ = idx.Add(p)
-	})
-	if allocs != 0 {
-		t.Fatalf("%v allocations per Delete and Add of a named pod, want 0", allocs)
+	tx := idx.(TransactionStore)
+	txns := make([]Transaction, 2)
+	cases := []struct {
+		name string
+		// rewrite deletes p and adds it back.
+		rewrite func(p *v1.Pod)
+		// want is the allocations the calls make beyond the key.
+		want float64
+	}{
+		{name: "Delete and Add", rewrite: func(p *v1.Pod) { _ = idx.Delete(p); _ = idx.Add(p) }},
+		{name: "one Transaction (its two key slices)", want: 2, rewrite: func(p *v1.Pod) {
+			txns[0] = Transaction{Object: p, Type: TransactionTypeDelete}
+			txns[1] = Transaction{Object: p, Type: TransactionTypeAdd}
+			_ = tx.Transaction(txns...)
+		}},
+	}
+	for _, tc := range cases {
+		i := 0
+		allocs := testing.AllocsPerRun(1000, func() {
+			tc.rewrite(pods[i%len(pods)])
+			i++
+		})
+		if allocs != tc.want {
+			t.Errorf("%s: %v allocations per rewrite of a named pod, want %v", tc.name, allocs, tc.want)
+		}
 	}
 }

@@ -202,15 +202,45 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
-		switch txn.Type {
-		case TransactionTypeAdd, TransactionTypeUpdate:
-			m.putLocked(txn.Key, txn.Object)
-		case TransactionTypeDelete:
-			m.deleteLocked(txn.Key)
-		}
+		m.applyLocked(txn.Type, plainKey(txn.Key), txn.Object)
 	}
 	if hasRV {
 		m.setResourceVersionLocked(rv)
+	}
+}
+
+// keyedTransaction is a Transaction with its key in either form (see
+// recordKey), as the Store's Transaction computes it.
+type keyedTransaction struct {
+	Transaction
+	key recordKey
+}
+
+// transactKeyed is Transaction of txns, whose keys are recordKeys: a key
+// the Store computed from an object's metadata costs no key string.
+func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
+	if len(txns) == 0 {
+		return
+	}
+	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	for _, txn := range txns {
+		m.applyLocked(txn.Type, txn.key, txn.Object)
+	}
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
+}
+
+// applyLocked applies one transaction of type typ to obj under key; an
+// unknown type changes nothing.
+func (m *threadSafeMap) applyLocked(typ TransactionType, key recordKey, obj interface{}) {
+	switch typ {
+	case TransactionTypeAdd, TransactionTypeUpdate:
+		m.putKeyLocked(key, obj)
+	case TransactionTypeDelete:
+		m.deleteKeyLocked(key)
 	}
 }
 
@@ -274,7 +304,12 @@ func (m *threadSafeMap) replaceObjectLocked(id int32, obj interface{}) {
 
 // deleteLocked removes key, if present, from the table and the indices.
 func (m *threadSafeMap) deleteLocked(key string) {
-	if id := m.table.find(plainKey(key), &m.recs); id >= 0 {
+	m.deleteKeyLocked(plainKey(key))
+}
+
+// deleteKeyLocked is deleteLocked of key in either form.
+func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
+	if id := m.table.find(key, &m.recs); id >= 0 {
 		m.deleteRecordLocked(id)
 	}
 }
