@@ -87,14 +87,15 @@ type Indices map[string]index
 type index map[string]sets.Set[string]
 
 // valueIndex is one named index: its IndexFunc and, for every value that
-// function produced for a stored object, the entries of those objects.
+// function produced for a stored object, the record ids of those objects.
 //
-// Invariant: byValue holds no empty keySet, and entry e is in byValue[v] iff
-// v is among indexFunc of e's object as it was when last written (for
-// entries loaded from given Indices: or they were given under v). An object
-// changed in place after it was written can thus leave its entry under
+// Invariant: byValue holds no empty keySet, and record id is in byValue[v]
+// iff v is among indexFunc of id's object as it was when last written (for
+// records loaded from given Indices: or they were given under v). An object
+// changed in place after it was written can thus leave its record under
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
-// exactly where client-go leaves its key.
+// exactly where client-go leaves its key. Every membership is counted in
+// the records' refs.
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -104,8 +105,11 @@ type valueIndex struct {
 	// index then reads an object's namespace itself, without calling it
 	// (and allocating its result); see namespaceOf.
 	byNamespace bool
-	// byValue maps each indexed value to the entries that have it.
+	// byValue maps each indexed value to the record ids that have it.
 	byValue map[string]*keySet
+	// recs are the owning map's records: keys for messages and reads,
+	// objects for reads, and the membership counts this index keeps.
+	recs *storeRecords
 	// spare holds key sets allocated ahead, in one block, for the next new
 	// values (see newKeySet).
 	spare []keySet
@@ -121,13 +125,17 @@ type storeIndices struct {
 	// ordered lists the same indices as byName, for cheap iteration on the
 	// write path.
 	ordered []*valueIndex
+	// recs are the owning map's records, shared with every index.
+	recs *storeRecords
 }
 
-// newStoreIndices returns indices for the given indexers, all empty.
-func newStoreIndices(indexers Indexers) storeIndices {
+// newStoreIndices returns indices for the given indexers, all empty, over
+// the records recs.
+func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
 	ix := storeIndices{
 		indexers: make(Indexers, len(indexers)),
 		byName:   make(map[string]*valueIndex, len(indexers)),
+		recs:     recs,
 	}
 	for name, fn := range indexers {
 		ix.register(name, fn)
@@ -137,7 +145,7 @@ func newStoreIndices(indexers Indexers) storeIndices {
 
 // register adds an empty index; the caller has checked the name is free.
 func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
-	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}, byNamespace: isMetaNamespaceIndexFunc(fn)}
+	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
 	ix.indexers[name] = fn
 	ix.byName[name] = vi
 	ix.ordered = append(ix.ordered, vi)
@@ -151,27 +159,27 @@ func (ix *storeIndices) clear() {
 	}
 }
 
-// add records e under every value of obj, its object, in every index. An
+// add records id under every value of obj, its object, in every index. An
 // IndexFunc error panics, as there is no way to report it and the indices
 // must never be silently wrong.
-func (ix *storeIndices) add(e *storeEntry, obj interface{}) {
+func (ix *storeIndices) add(id int32, obj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.add(e, obj)
+		vi.add(id, obj)
 	}
 }
 
-// remove drops e from every value of obj, its object, in every index.
-func (ix *storeIndices) remove(e *storeEntry, obj interface{}) {
+// remove drops id from every value of obj, its object, in every index.
+func (ix *storeIndices) remove(id int32, obj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.remove(e, obj)
+		vi.remove(id, obj)
 	}
 }
 
-// change moves e from the values of oldObj to the values of newObj, in every
+// change moves id from the values of oldObj to the values of newObj, in every
 // index.
-func (ix *storeIndices) change(e *storeEntry, oldObj, newObj interface{}) {
+func (ix *storeIndices) change(id int32, oldObj, newObj interface{}) {
 	for _, vi := range ix.ordered {
-		vi.change(e, oldObj, newObj)
+		vi.change(id, oldObj, newObj)
 	}
 }
 
@@ -184,10 +192,10 @@ func (ix *storeIndices) get(name string) (*valueIndex, error) {
 	return vi, nil
 }
 
-// addIndexers registers new indices and fills them from the stored entries
-// (owners[i] holds objects[i]). A name that is already registered is an
-// error, and then nothing is added.
-func (ix *storeIndices) addIndexers(newIndexers Indexers, owners []*storeEntry, objects []interface{}) error {
+// addIndexers registers new indices and fills them from the stored
+// records. A name that is already registered is an error, and then nothing
+// is added.
+func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	var conflicts []string
 	for name := range newIndexers {
 		if _, taken := ix.indexers[name]; taken {
@@ -199,23 +207,21 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers, owners []*storeEntry, 
 	}
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
-		for i, e := range owners {
-			vi.add(e, objects[i])
-		}
+		ix.recs.forEachStored(vi.add)
 	}
 	return nil
 }
 
-// valuesOf returns the indexed values of obj, the object stored under key.
-// A nil object has none (the IndexFunc is not called). An error from the
+// valuesOf returns the indexed values of obj, the object of record id. A
+// nil object has none (the IndexFunc is not called). An error from the
 // IndexFunc panics (see storeIndices.add).
-func (vi *valueIndex) valuesOf(key string, obj interface{}) []string {
+func (vi *valueIndex) valuesOf(id int32, obj interface{}) []string {
 	if obj == nil {
 		return nil
 	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
-		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", key, vi.name, err))
+		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.key(id).String(), vi.name, err))
 	}
 	return values
 }
@@ -235,62 +241,62 @@ func (vi *valueIndex) namespaceOf(obj interface{}) (namespace string, ok bool) {
 	return m.GetNamespace(), true
 }
 
-// add records e under every value of obj.
-func (vi *valueIndex) add(e *storeEntry, obj interface{}) {
+// add records id under every value of obj.
+func (vi *valueIndex) add(id int32, obj interface{}) {
 	if namespace, ok := vi.namespaceOf(obj); ok {
-		vi.addEntry(namespace, e)
+		vi.addEntry(namespace, id)
 		return
 	}
-	for _, v := range vi.valuesOf(e.key, obj) {
-		vi.addEntry(v, e)
+	for _, v := range vi.valuesOf(id, obj) {
+		vi.addEntry(v, id)
 	}
 }
 
-// remove drops e from every value of obj.
-func (vi *valueIndex) remove(e *storeEntry, obj interface{}) {
+// remove drops id from every value of obj.
+func (vi *valueIndex) remove(id int32, obj interface{}) {
 	if namespace, ok := vi.namespaceOf(obj); ok {
-		vi.removeEntry(namespace, e)
+		vi.removeEntry(namespace, id)
 		return
 	}
-	for _, v := range vi.valuesOf(e.key, obj) {
-		vi.removeEntry(v, e)
+	for _, v := range vi.valuesOf(id, obj) {
+		vi.removeEntry(v, id)
 	}
 }
 
-// change moves e from the values of oldObj to the values of newObj: it
+// change moves id from the values of oldObj to the values of newObj: it
 // leaves the index alone when both give the same single value, else removes
-// e from the old values the new object does not give and adds it to every
-// new value (which repairs an entry whose object was changed in place).
-func (vi *valueIndex) change(e *storeEntry, oldObj, newObj interface{}) {
-	if vi.changeNamespace(e, oldObj, newObj) {
+// id from the old values the new object does not give and adds it to every
+// new value (which repairs a record whose object was changed in place).
+func (vi *valueIndex) change(id int32, oldObj, newObj interface{}) {
+	if vi.changeNamespace(id, oldObj, newObj) {
 		return
 	}
-	oldValues := vi.valuesOf(e.key, oldObj)
-	newValues := vi.valuesOf(e.key, newObj)
+	oldValues := vi.valuesOf(id, oldObj)
+	newValues := vi.valuesOf(id, newObj)
 	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
 		return // NB: the common update: the indexed value did not change.
 	}
 	if len(oldValues)*len(newValues) > scanValuesMax {
-		vi.changeMany(e, oldValues, newValues)
+		vi.changeMany(id, oldValues, newValues)
 		return
 	}
 	for _, v := range oldValues {
 		if !containsString(newValues, v) {
-			vi.removeEntry(v, e)
+			vi.removeEntry(v, id)
 		}
 	}
 	// NB: every new value is added, even one the old object gave too: an
 	// object changed in place before this write may never have been indexed
 	// under it (client-go, too, re-adds the key to each new value).
 	for _, v := range newValues {
-		vi.addEntry(v, e)
+		vi.addEntry(v, id)
 	}
 }
 
 // changeNamespace is change for MetaNamespaceIndexFunc's index when both
-// objects have metadata, and then reports true: single values, so e moves
+// objects have metadata, and then reports true: single values, so id moves
 // only when the namespace changed.
-func (vi *valueIndex) changeNamespace(e *storeEntry, oldObj, newObj interface{}) bool {
+func (vi *valueIndex) changeNamespace(id int32, oldObj, newObj interface{}) bool {
 	oldNamespace, ok := vi.namespaceOf(oldObj)
 	if !ok {
 		return false
@@ -300,8 +306,8 @@ func (vi *valueIndex) changeNamespace(e *storeEntry, oldObj, newObj interface{})
 		return false
 	}
 	if oldNamespace != newNamespace {
-		vi.removeEntry(oldNamespace, e)
-		vi.addEntry(newNamespace, e)
+		vi.removeEntry(oldNamespace, id)
+		vi.addEntry(newNamespace, id)
 	}
 	return true
 }
@@ -311,39 +317,39 @@ func (vi *valueIndex) changeNamespace(e *storeEntry, oldObj, newObj interface{})
 const scanValuesMax = 256
 
 // changeMany is change for index functions that return many values.
-func (vi *valueIndex) changeMany(e *storeEntry, oldValues, newValues []string) {
+func (vi *valueIndex) changeMany(id int32, oldValues, newValues []string) {
 	oldSet, newSet := sets.New(oldValues...), sets.New(newValues...)
 	for v := range oldSet {
 		if !newSet.Has(v) {
-			vi.removeEntry(v, e)
+			vi.removeEntry(v, id)
 		}
 	}
 	for v := range newSet {
-		vi.addEntry(v, e) // NB: even a value oldSet has; see change.
+		vi.addEntry(v, id) // NB: even a value oldSet has; see change.
 	}
 }
 
-// addEntry records that e has value.
-func (vi *valueIndex) addEntry(value string, e *storeEntry) {
+// addEntry records that record id has value.
+func (vi *valueIndex) addEntry(value string, id int32) {
 	ks := vi.byValue[value]
 	if ks == nil {
 		ks = vi.newKeySet()
 		vi.byValue[value] = ks
 	}
-	if ks.insert(e) {
-		e.refs++
+	if ks.insert(id) {
+		*vi.recs.refs(id)++
 	}
 }
 
-// removeEntry records that e no longer has value, dropping the value once
-// no entry has it.
-func (vi *valueIndex) removeEntry(value string, e *storeEntry) {
+// removeEntry records that record id no longer has value, dropping the value once
+// no record has it.
+func (vi *valueIndex) removeEntry(value string, id int32) {
 	ks := vi.byValue[value]
 	if ks == nil {
 		return
 	}
-	if ks.remove(e) {
-		e.refs--
+	if ks.remove(id) {
+		*vi.recs.refs(id)--
 	}
 	if ks.len() == 0 {
 		delete(vi.byValue, value)
@@ -362,9 +368,9 @@ func containsString(list []string, s string) bool {
 }
 
 // load adds the content of indices, as given to NewThreadSafeStore, to the
-// registered indices of the same names. Keys are resolved through entryFor,
-// which creates entries for keys not stored yet.
-func (ix *storeIndices) load(indices Indices, entryFor func(key string) *storeEntry) {
+// registered indices of the same names. Keys are resolved through recordFor,
+// which creates records for keys not stored yet.
+func (ix *storeIndices) load(indices Indices, recordFor func(key string) int32) {
 	for name, byValue := range indices {
 		vi := ix.byName[name]
 		if vi == nil {
@@ -372,37 +378,37 @@ func (ix *storeIndices) load(indices Indices, entryFor func(key string) *storeEn
 		}
 		for value, keys := range byValue {
 			for key := range keys {
-				vi.addEntry(value, entryFor(key))
+				vi.addEntry(value, recordFor(key))
 			}
 		}
 	}
 }
 
-// objectsLocked returns the objects of the entries that have value in this
+// objectsLocked returns the objects of the records that have value in this
 // index, never nil. The caller holds the owning map's lock.
-func (vi *valueIndex) objectsLocked(value string, objects []interface{}) []interface{} {
+func (vi *valueIndex) objectsLocked(value string) []interface{} {
 	ks := vi.byValue[value]
 	if ks == nil {
 		return []interface{}{}
 	}
-	return ks.appendObjects(make([]interface{}, 0, ks.len()), objects)
+	return ks.appendObjects(make([]interface{}, 0, ks.len()), vi.recs)
 }
 
-// objectsOfAnyLocked returns, once each, the objects of the entries that have
-// any of values in this index, never nil. The caller holds the owning map's
-// lock.
-func (vi *valueIndex) objectsOfAnyLocked(values []string, stored []interface{}) []interface{} {
-	seen := map[*storeEntry]struct{}{}
+// objectsOfAnyLocked returns, once each, the objects of the records that
+// have any of values in this index, never nil. The caller holds the owning
+// map's lock.
+func (vi *valueIndex) objectsOfAnyLocked(values []string) []interface{} {
+	seen := map[int32]struct{}{}
 	objects := []interface{}{}
 	for _, v := range values {
 		ks := vi.byValue[v]
 		if ks == nil {
 			continue
 		}
-		ks.forEach(func(e *storeEntry) {
-			if _, dup := seen[e]; !dup {
-				seen[e] = struct{}{}
-				objects = append(objects, e.objectIn(stored))
+		ks.forEach(func(id int32) {
+			if _, dup := seen[id]; !dup {
+				seen[id] = struct{}{}
+				objects = append(objects, vi.recs.objectOf(id))
 			}
 		})
 	}

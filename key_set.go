@@ -1,178 +1,221 @@
 package cache
 
-// storeEntry is one stored key and where its object lives. The
-// threadSafeMap owns it; indices refer to it by pointer, so an index read
-// reaches the object without looking its key up again, and an update that
-// keeps an object's indexed values touches no index.
-//
-// Invariant: refs is the number of key sets (over all indices) that hold the
-// entry; slot is -1 exactly when the key is not stored (an entry that only
-// given Indices name, or that an index still holds after its key was
-// deleted, because its object was changed in place and so no longer gave
-// the values it was indexed under).
-type storeEntry struct {
-	// key is the storage key; it never changes.
-	key string
-	// slot is the position of the object in the map's dense object array,
-	// or -1 when the key has no object.
-	slot int32
-	// refs counts the key sets holding the entry.
-	refs int32
-}
+import "math/bits"
 
-// keySetListMax is the largest set kept as a slice. Past it the set becomes a
-// map, and stays one (like any Go map, it keeps its size when emptied; an
-// emptied set is dropped from its index altogether).
-const keySetListMax = 32
+// keySetListMax is the largest set kept as a plain list. Past it the set
+// becomes a hash set, and stays one (like a Go map, it keeps its size when
+// emptied; an emptied set is dropped from its index altogether).
+//
+// NB: members are 4-byte ids, so a list of 64 is scanned within a few cache
+// lines.
+const keySetListMax = 64
 
 // keySetListMin is the capacity a set's list starts with.
 const keySetListMin = 4
 
-// keySet is the set of stored entries that share one indexed value of one
-// index.
+// keySet is the set of record ids (see storeRecords) that share one indexed
+// value of one index.
 //
 // Most indexed values (a node, an app label, an owner) are shared by a few
-// objects. For those a slice is several times smaller than a map and as fast
-// to update, so a keySet starts as a slice and only becomes a map when it
-// grows past keySetListMax entries. Members are compared by pointer.
+// objects. For those a list is several times smaller than a map and as fast
+// to update, so a keySet starts as a list and only becomes a hash set when it
+// grows past keySetListMax ids. The hash set is an open-addressing table of
+// int32 slots in the same array (0 empty, id+1 otherwise; linear probing,
+// backward-shift deletion, doubled past 3/4 load): 4 bytes per slot, where
+// a map[int32]struct{} takes 9. Neither form holds a pointer, so the garbage
+// collector never scans a key set's members.
 //
-// Invariant: at most one of list and set is non-empty; list holds no
-// duplicates. keySet is not safe for concurrent use; its owner's lock
-// guards it.
+// Invariant: when !hashed, ids lists the members without duplicates and n
+// is 0; when hashed, len(ids) is a power of two, n members sit in it each
+// reachable from its home slot without crossing an empty slot, and n is at
+// most 3/4 of len(ids). keySet is not safe for concurrent use; its owner's
+// lock guards it.
 type keySet struct {
-	// list holds the entries while the set is small.
-	list []*storeEntry
-	// set holds the entries once the set has grown past keySetListMax; nil
-	// before.
-	set map[*storeEntry]struct{}
+	// ids is the member list, or the hash set's slots.
+	ids []int32
+	// n is the number of members of a hash set.
+	n int32
+	// hashed tells which form ids has.
+	hashed bool
 }
 
-// len returns the number of entries in s.
+// len returns the number of ids in s.
 func (s *keySet) len() int {
-	if s.set != nil {
-		return len(s.set)
+	if s.hashed {
+		return int(s.n)
 	}
-	return len(s.list)
+	return len(s.ids)
 }
 
-// insert adds e to s and reports whether it was absent; adding an entry
+// insert adds id to s and reports whether it was absent; adding an id
 // already present does nothing.
-func (s *keySet) insert(e *storeEntry) bool {
-	if s.set != nil {
-		if _, dup := s.set[e]; dup {
-			return false
-		}
-		s.set[e] = struct{}{}
-		return true
+func (s *keySet) insert(id int32) bool {
+	if s.hashed {
+		return s.insertHashed(id)
 	}
-	for _, member := range s.list {
-		if member == e {
+	for _, member := range s.ids {
+		if member == id {
 			return false
 		}
 	}
-	if len(s.list) < keySetListMax {
-		if s.list == nil {
-			// NB: most sets hold a few entries; starting at
+	if len(s.ids) < keySetListMax {
+		if s.ids == nil {
+			// NB: most sets hold a few ids; starting at
 			// keySetListMin spares the 1, 2, 4 growth steps.
-			s.list = make([]*storeEntry, 0, keySetListMin)
+			s.ids = make([]int32, 0, keySetListMin)
 		}
-		s.list = append(s.list, e)
+		s.ids = append(s.ids, id)
 		return true
 	}
-	s.set = make(map[*storeEntry]struct{}, 2*keySetListMax)
-	for _, member := range s.list {
-		s.set[member] = struct{}{}
+	list := s.ids
+	s.ids, s.n, s.hashed = make([]int32, 4*keySetListMax), 0, true
+	for _, member := range list {
+		s.insertHashed(member)
 	}
-	s.set[e] = struct{}{}
-	s.list = nil
+	return s.insertHashed(id)
+}
+
+// home returns the slot where id's probe run starts in a hash set.
+func (s *keySet) home(id int32) int {
+	shift := 32 - bits.TrailingZeros(uint(len(s.ids)))
+	return int((uint32(id) * 0x9e3779b1) >> shift)
+}
+
+// insertHashed is insert into a hash set.
+func (s *keySet) insertHashed(id int32) bool {
+	mask := len(s.ids) - 1
+	i := s.home(id)
+	for ; s.ids[i] != 0; i = (i + 1) & mask {
+		if s.ids[i] == id+1 {
+			return false
+		}
+	}
+	if (int(s.n)+1)*4 > len(s.ids)*3 {
+		s.growHashed()
+		return s.insertHashed(id)
+	}
+	s.ids[i] = id + 1
+	s.n++
 	return true
 }
 
-// remove deletes e from s and reports whether it was present; removing an
-// absent entry does nothing.
-func (s *keySet) remove(e *storeEntry) bool {
-	if s.set != nil {
-		if _, ok := s.set[e]; !ok {
+// growHashed doubles a hash set's slots.
+func (s *keySet) growHashed() {
+	old := s.ids
+	s.ids, s.n = make([]int32, 2*len(old)), 0
+	for _, slot := range old {
+		if slot != 0 {
+			s.insertHashed(slot - 1)
+		}
+	}
+}
+
+// slotOf returns the slot of id in a hash set, or -1.
+func (s *keySet) slotOf(id int32) int {
+	mask := len(s.ids) - 1
+	for i := s.home(id); s.ids[i] != 0; i = (i + 1) & mask {
+		if s.ids[i] == id+1 {
+			return i
+		}
+	}
+	return -1
+}
+
+// remove deletes id from s and reports whether it was present; removing an
+// absent id does nothing.
+func (s *keySet) remove(id int32) bool {
+	if s.hashed {
+		i := s.slotOf(id)
+		if i < 0 {
 			return false
 		}
-		delete(s.set, e)
+		s.shiftBack(i)
+		s.n--
 		return true
 	}
-	last := len(s.list) - 1
-	for i, member := range s.list {
-		if member == e {
-			s.list[i] = s.list[last]
-			s.list[last] = nil
-			s.list = s.list[:last]
+	last := len(s.ids) - 1
+	for i, member := range s.ids {
+		if member == id {
+			s.ids[i] = s.ids[last]
+			s.ids = s.ids[:last]
 			return true
 		}
 	}
 	return false
 }
 
-// has reports whether e is in s.
-func (s *keySet) has(e *storeEntry) bool {
-	if s.set != nil {
-		_, ok := s.set[e]
-		return ok
+// shiftBack empties slot hole of a hash set and moves back each later member
+// of its probe run that may sit there (see keyTable.shiftBack).
+func (s *keySet) shiftBack(hole int) {
+	mask := len(s.ids) - 1
+	for j := (hole + 1) & mask; s.ids[j] != 0; j = (j + 1) & mask {
+		if (j-s.home(s.ids[j]-1))&mask >= (j-hole)&mask {
+			s.ids[hole] = s.ids[j]
+			hole = j
+		}
 	}
-	for _, member := range s.list {
-		if member == e {
+	s.ids[hole] = 0
+}
+
+// has reports whether id is in s.
+func (s *keySet) has(id int32) bool {
+	if s.hashed {
+		return s.slotOf(id) >= 0
+	}
+	for _, member := range s.ids {
+		if member == id {
 			return true
 		}
 	}
 	return false
 }
 
-// appendKeys appends the key of every entry of s to dst, in no particular
-// order.
-func (s *keySet) appendKeys(dst []string) []string {
-	if s.set == nil {
-		for _, e := range s.list {
-			dst = append(dst, e.key)
-		}
-		return dst
-	}
-	for e := range s.set {
-		dst = append(dst, e.key)
-	}
-	return dst
-}
-
-// appendObjects appends the object of every entry of s, read from objects
-// (the owning map's object array), to dst.
-func (s *keySet) appendObjects(dst []interface{}, objects []interface{}) []interface{} {
-	if s.set == nil {
-		for _, e := range s.list {
-			dst = append(dst, e.objectIn(objects))
-		}
-		return dst
-	}
-	for e := range s.set {
-		dst = append(dst, e.objectIn(objects))
-	}
-	return dst
-}
-
-// objectIn returns e's object from objects; nil for an entry without one
-// (as client-go's index reads give nil for a key they hold that is not
-// stored).
-func (e *storeEntry) objectIn(objects []interface{}) interface{} {
-	if e.slot < 0 {
-		return nil
-	}
-	return objects[e.slot]
-}
-
-// forEach calls fn with every entry of s.
-func (s *keySet) forEach(fn func(*storeEntry)) {
-	if s.set == nil {
-		for _, e := range s.list {
-			fn(e)
+// forEach calls fn with every id of s, in no particular order.
+func (s *keySet) forEach(fn func(id int32)) {
+	if !s.hashed {
+		for _, id := range s.ids {
+			fn(id)
 		}
 		return
 	}
-	for e := range s.set {
-		fn(e)
+	for _, slot := range s.ids {
+		if slot != 0 {
+			fn(slot - 1)
+		}
 	}
+}
+
+// appendKeys appends the key of every id of s, read from r (the owning
+// store's records) and rendered (see recordKey.String), to dst, in no
+// particular order.
+func (s *keySet) appendKeys(dst []string, r *storeRecords) []string {
+	if !s.hashed {
+		for _, id := range s.ids {
+			dst = append(dst, r.key(id).String())
+		}
+		return dst
+	}
+	for _, slot := range s.ids {
+		if slot != 0 {
+			dst = append(dst, r.key(slot-1).String())
+		}
+	}
+	return dst
+}
+
+// appendObjects appends the object of every id of s, read from r, to dst;
+// nil for a detached record (see storeRecords.objectOf).
+func (s *keySet) appendObjects(dst []interface{}, r *storeRecords) []interface{} {
+	if !s.hashed {
+		for _, id := range s.ids {
+			dst = append(dst, r.objectOf(id))
+		}
+		return dst
+	}
+	for _, slot := range s.ids {
+		if slot != 0 {
+			dst = append(dst, r.objectOf(slot-1))
+		}
+	}
+	return dst
 }

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"math/rand"
 	"sort"
 	"testing"
 )
@@ -21,27 +22,27 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var s keySet
-			entries := make([]*storeEntry, tt.insert)
+			keys := make([]string, tt.insert+1)
+			var recs storeRecords
 			want := map[string]bool{}
-			for i := range entries {
-				entries[i] = &storeEntry{key: fmt.Sprintf("k%d", i)}
-				s.insert(entries[i])
-				s.insert(entries[i]) // a repeated insert changes nothing
-				want[entries[i].key] = true
+			for i := 0; i < tt.insert; i++ {
+				keys[i] = fmt.Sprintf("k%d", i)
+				recs.add(plainKey(keys[i]), nil)
+				s.insert(int32(i))
+				s.insert(int32(i)) // a repeated insert changes nothing
+				want[keys[i]] = true
 			}
-			for _, e := range entries[:tt.remove] {
-				s.remove(e)
-				s.remove(e)
-				delete(want, e.key)
+			for i := 0; i < tt.remove; i++ {
+				s.remove(int32(i))
+				s.remove(int32(i))
+				delete(want, keys[i])
 			}
-			s.remove(&storeEntry{key: "absent"})
+			s.remove(int32(tt.insert)) // absent
 			if s.len() != len(want) {
 				t.Fatalf("len() = %d, want %d", s.len(), len(want))
 			}
-			if s.set != nil && s.list != nil {
-				t.Fatalf("both representations in use")
-			}
-			got := s.appendKeys(nil)
+			checkKeySet(t, &s)
+			got := s.appendKeys(nil, &recs)
 			sort.Strings(got)
 			if len(got) != len(want) {
 				t.Fatalf("appendKeys gave %d keys, want %d", len(got), len(want))
@@ -51,11 +52,121 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 					t.Fatalf("unexpected key %q", k)
 				}
 			}
-			for _, e := range entries {
-				if s.has(e) != want[e.key] {
-					t.Fatalf("has(%s) = %v", e.key, s.has(e))
+			for i := 0; i < tt.insert; i++ {
+				if s.has(int32(i)) != want[keys[i]] {
+					t.Fatalf("has(%s) = %v", keys[i], s.has(int32(i)))
 				}
 			}
 		})
+	}
+}
+
+func TestKeySetsFromBlocksAreDistinctAndEmpty(t *testing.T) {
+	vi := &valueIndex{}
+	sets := map[*keySet]bool{}
+	for i := 0; i < 3*keySetBlockSize+1; i++ {
+		ks := vi.newKeySet()
+		if sets[ks] || ks.len() != 0 {
+			t.Fatalf("key set %d reused or not empty", i)
+		}
+		sets[ks] = true
+	}
+}
+
+// checkKeySet verifies s's invariant: a list has no duplicates; a hash set
+// counts its members right, stays within its load limit and keeps every
+// member reachable from its home slot.
+func checkKeySet(t *testing.T, s *keySet) {
+	t.Helper()
+	if !s.hashed {
+		seen := map[int32]bool{}
+		for _, id := range s.ids {
+			if seen[id] {
+				t.Fatalf("list holds %d twice", id)
+			}
+			seen[id] = true
+		}
+		if s.n != 0 {
+			t.Fatalf("list with n = %d", s.n)
+		}
+		return
+	}
+	mask := len(s.ids) - 1
+	n := 0
+	for i, slot := range s.ids {
+		if slot == 0 {
+			continue
+		}
+		n++
+		for j := s.home(slot - 1); j != i; j = (j + 1) & mask {
+			if s.ids[j] == 0 {
+				t.Fatalf("id %d at slot %d cut off from its home by empty slot %d", slot-1, i, j)
+			}
+		}
+	}
+	if n != int(s.n) || n*4 > len(s.ids)*3 || len(s.ids)&mask != 0 {
+		t.Fatalf("%d members, n = %d, %d slots", n, s.n, len(s.ids))
+	}
+}
+
+func TestKeySetAgreesWithAGoMapUnderRandomInsertsAndRemoves(t *testing.T) {
+	tests := []struct {
+		name      string
+		seed      int64
+		ops, ids  int
+		insertPct int
+	}{
+		{name: "small sets stay lists", seed: 1, ops: 5000, ids: 40, insertPct: 50},
+		{name: "sets around the list limit", seed: 2, ops: 20000, ids: keySetListMax + 16, insertPct: 55},
+		{name: "large hashed sets with churn", seed: 3, ops: 40000, ids: 3000, insertPct: 60},
+		{name: "ids far apart", seed: 4, ops: 20000, ids: 1 << 30, insertPct: 70},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(tt.seed))
+			var s keySet
+			want := map[int32]bool{}
+			var members []int32 // the ids of want, to pick removals from
+			for op := 1; op <= tt.ops; op++ {
+				if len(members) > 0 && rng.Intn(100) >= tt.insertPct {
+					i := rng.Intn(len(members))
+					id := members[i]
+					if !s.remove(id) || s.remove(id) {
+						t.Fatalf("remove(%d) of a member: not reported once", id)
+					}
+					delete(want, id)
+					members[i] = members[len(members)-1]
+					members = members[:len(members)-1]
+				} else if id := int32(rng.Intn(tt.ids)); s.insert(id) == want[id] {
+					t.Fatalf("insert(%d) reported %v with the id present %v", id, !want[id], want[id])
+				} else if !want[id] {
+					want[id] = true
+					members = append(members, id)
+				}
+				if s.len() != len(want) {
+					t.Fatalf("len() = %d, want %d", s.len(), len(want))
+				}
+				if op%97 == 0 {
+					checkKeySetMembers(t, &s, want)
+				}
+			}
+			checkKeySetMembers(t, &s, want)
+			checkKeySet(t, &s)
+		})
+	}
+}
+
+// checkKeySetMembers verifies that s holds exactly the ids of want.
+func checkKeySetMembers(t *testing.T, s *keySet, want map[int32]bool) {
+	t.Helper()
+	n := 0
+	s.forEach(func(id int32) {
+		n++
+		if !want[id] || !s.has(id) {
+			t.Fatalf("forEach gave %d: wanted %v, has() %v", id, want[id], s.has(id))
+		}
+	})
+	if n != len(want) {
+		t.Fatalf("forEach gave %d ids, want %d", n, len(want))
 	}
 }

@@ -83,11 +83,14 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 // does the locking.
 //
 // When keyFunc is MetaNamespaceKeyFunc or DeletionHandlingMetaNamespaceKeyFunc
-// and there is no transformer, Add, Update, Delete and Get of an object with
-// metadata compute its key themselves (the same string), reading the
-// metadata once: a stored key is then found without allocating. Anything
+// and there is no transformer, Add, Update, Delete, Get and Replace of an
+// object with metadata compute its key themselves (the same key), reading
+// the metadata once, and never build its string: the record keeps the key
+// as two headers into the object's own namespace and name strings (see
+// recordKey), so a write allocates no key, new or stored, and ListKeys and
+// IndexKeys build the string of each namespaced key they return. Anything
 // else (tombstones, ExplicitKey, objects without metadata, other KeyFuncs)
-// goes through keyFunc as before.
+// goes through keyFunc as before, its key kept as the string it returns.
 //
 // The reads (List, ListKeys, the index reads, LastStoreSyncResourceVersion),
 // AddIndexers, Bookmark and Resync are the threadSafeMap's own, promoted.
@@ -164,24 +167,31 @@ func (c *cache) Delete(obj interface{}) error {
 // transaction whose key fails is skipped and reported; all others are
 // applied, in order, as given: the store's transformer is not applied (as
 // in client-go, whose informers hand transactions already-transformed
-// objects). It returns nil when every one was applied.
+// objects). Keys are computed as Update computes them (see namedMeta), so a
+// named object's key costs no string. It returns nil when every one was
+// applied.
 func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 	if len(txns) == 0 {
 		return nil
 	}
-	keyed := make([]ThreadSafeStoreTransaction, 0, len(txns))
+	keyed := make([]keyedTransaction, 0, len(txns))
 	applied := make([]int, 0, len(txns))
 	var errs []error
 	for i, txn := range txns {
+		if m, ok := c.namedMeta(txn.Object); ok {
+			keyed = append(keyed, keyedTransaction{Transaction: txn, key: namedKey(m.GetNamespace(), m.GetName())})
+			applied = append(applied, i)
+			continue
+		}
 		key, err := c.keyOf(txn.Object)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		keyed = append(keyed, ThreadSafeStoreTransaction{Transaction: txn, Key: key})
+		keyed = append(keyed, keyedTransaction{Transaction: txn, key: plainKey(key)})
 		applied = append(applied, i)
 	}
-	c.threadSafeMap.Transaction(keyed...)
+	c.threadSafeMap.transactKeyed(keyed)
 	if len(errs) == 0 {
 		return nil
 	}
@@ -214,17 +224,22 @@ func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) 
 // fails, the store is left unchanged and the first error is returned. list
 // itself is never modified.
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
-	keys := make([]string, len(list))
+	keys := make([]recordKey, len(list))
 	objects := list
 	if c.transformer != nil {
 		objects = make([]interface{}, len(list))
 	}
 	for i, obj := range list {
+		if m, ok := c.namedMeta(obj); ok {
+			// NB: no key string: the record keeps obj's own headers.
+			keys[i] = namedKey(m.GetNamespace(), m.GetName())
+			continue
+		}
 		key, stored, err := c.keyAndTransform(obj)
 		if err != nil {
 			return err
 		}
-		keys[i], objects[i] = key, stored
+		keys[i], objects[i] = plainKey(key), stored
 	}
 	c.threadSafeMap.replaceKeyed(keys, objects, resourceVersion)
 	return nil

@@ -52,7 +52,8 @@ func isMetaNamespaceIndexFunc(fn IndexFunc) bool {
 // KeyFunc is one of this package's, it has no transformer, and obj is an
 // object with metadata (not an ExplicitKey nor a tombstone, which keep the
 // KeyFunc's own path, errors included). The key is then exactly what the
-// KeyFunc would return, namespacedKey of the metadata's namespace and name.
+// KeyFunc would return, namespacedKey of the metadata's namespace and name,
+// and the store keeps it as namedKey of those two strings.
 func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 	if c.keyKind == keyFuncOther || c.transformer != nil {
 		return nil, false
@@ -73,29 +74,22 @@ func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 	return m, true
 }
 
-// namedEntryLocked returns the entry stored under namespacedKey(namespace,
-// name), or nil. It builds the key in a stack buffer, so looking up a
-// stored key (short enough) does not allocate. The caller holds m.lock.
-func (m *threadSafeMap) namedEntryLocked(namespace, name string) *storeEntry {
-	if namespace == "" {
-		return m.entries[name]
-	}
-	var buf [128]byte
-	key := append(append(append(buf[:0], namespace...), '/'), name...)
-	return m.entries[string(key)]
+// namedRecordLocked returns the id of the record stored under
+// namespacedKey(namespace, name), or -1, without building that string. The
+// caller holds m.lock.
+func (m *threadSafeMap) namedRecordLocked(namespace, name string) int32 {
+	return m.table.find(namedKey(namespace, name), &m.recs)
 }
 
 // updateNamed is Update of obj under namespacedKey(namespace, name), with
-// obj's resource version rv already read: a stored key is found without
-// building its string, a new one is built once.
+// obj's resource version rv already read. The key is kept as headers of
+// namespace and name, obj's own metadata strings (see recordKey): no key
+// string is built, for a new key nor a stored one, and a stored record's
+// headers move to obj's strings.
 func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		m.replaceObjectLocked(e, obj)
-	} else {
-		m.putLocked(namespacedKey(namespace, name), obj)
-	}
+	m.putKeyLocked(namedKey(namespace, name), obj)
 	m.setResourceVersionLocked(rv)
 }
 
@@ -104,8 +98,8 @@ func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv 
 func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		m.deleteEntryLocked(e)
+	if id := m.namedRecordLocked(namespace, name); id >= 0 {
+		m.deleteRecordLocked(id)
 	}
 	m.setResourceVersionLocked(rv)
 }
@@ -114,8 +108,5 @@ func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 func (m *threadSafeMap) getNamed(namespace, name string) (interface{}, bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	if e := m.namedEntryLocked(namespace, name); e != nil {
-		return m.objects[e.slot], true
-	}
-	return nil, false
+	return m.storedLocked(m.namedRecordLocked(namespace, name))
 }

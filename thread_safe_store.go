@@ -57,46 +57,49 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 }
 
 // threadSafeMap is the storage behind every Store and Indexer of this
-// package: the stored objects in a dense array, a map from storage key to
-// entry (key and position in that array), the indices over those entries,
-// and the last resource version the store has seen.
+// package: records (storeRecords: key, object and index membership count
+// per stable int32 id), a hash table from storage key to id (keyTable), the
+// indices over those ids, and the last resource version the store has seen.
 //
 // Writers hold lock for writing; readers hold it for reading, so any number
 // of readers proceed together and every read sees one consistent snapshot.
 //
-// Indices refer to entries by pointer: an index read picks objects out of
-// the array without hashing a key, an update whose indexed values did not
-// change only overwrites one array slot, and List is one copy of the array.
-// Entries and key sets come from blocks (store_blocks.go), a fraction of
-// an allocation per object; keys are allocated one by one, since callers
-// may keep them.
+// Indices refer to records by id: an index read picks objects out of the
+// records without hashing a key, an update whose indexed values did not
+// change only overwrites one object slot, and neither the table nor the key
+// sets hold pointers for the garbage collector to scan. A key the store
+// computed from an object's metadata is kept as two headers into the
+// object's own namespace and name strings (see recordKey), so it costs no
+// allocation; a key given as a string is kept as given. A key handed out
+// (ListKeys, IndexKeys) is rendered: a new string for a namespaced
+// object's key, so that a caller keeping it pins only its own bytes.
 //
-// Invariant: after every write, every index is exact (see valueIndex);
-// entries[k].key == k; owners[i].slot == i and owners[i] holds objects[i];
-// len(objects) == len(owners) == len(entries); an entry of detached is in
-// no other field but the indices, with slot -1.
+// Invariant: after every write, every index is exact (see valueIndex); the
+// table holds exactly the stored records, each under its key; detached
+// holds exactly the detached records, each under its rendered key, which
+// the record holds as a plain key (so a deleted object's metadata strings
+// are not kept alive by it); refs[id] of a
+// stored or detached record is the number of key sets (over all indices)
+// holding id; a record no key set holds is stored or free, never detached.
 type threadSafeMap struct {
 	// lock guards every field below but versionGauge.
 	lock sync.RWMutex
-	// entries maps each storage key to its entry.
-	entries map[string]*storeEntry
-	// objects holds the stored objects, densely, in no meaningful order.
-	objects []interface{}
-	// owners[i] is the entry whose object is objects[i].
-	owners []*storeEntry
-	// detached holds the entries that some index holds but whose keys are
-	// not stored: keys named by the Indices given to NewThreadSafeStore and
-	// not stored (yet), and deleted keys that an index still holds because
-	// their object was changed in place. Their slot is -1, so index reads
-	// give nil for them, as client-go does. A later write of such a key
-	// adopts its entry, so the key is never indexed twice and the index
-	// resolves to its new object, again as client-go does. Usually nil.
-	detached map[string]*storeEntry
-	// indices are the indices over entries.
+	// recs holds the records: keys, objects and membership counts by id.
+	recs storeRecords
+	// table maps each stored key to its record id.
+	table keyTable
+	// detached maps the keys of the records that some index holds but
+	// that are not stored: keys named by the Indices given to
+	// NewThreadSafeStore and not stored (yet), and deleted keys that an
+	// index still holds because their object was changed in place. Index
+	// reads give nil for them, as client-go does. A later write of such a
+	// key adopts its record, so the key is never indexed twice and the index
+	// resolves to its new object, again as client-go does. A delete
+	// detaches a record only while a key set still holds it, and frees
+	// it otherwise. Usually nil.
+	detached map[string]int32
+	// indices are the indices over record ids.
 	indices storeIndices
-	// spare holds entries allocated ahead, in one block, for the next new
-	// keys (see newEntryLocked).
-	spare []storeEntry
 	// resourceVersion is the last resource version the store has seen, from
 	// an object written, a Replace or a Bookmark.
 	resourceVersion string
@@ -118,31 +121,29 @@ func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeSt
 
 // newThreadSafeMap returns an empty map with the given indices.
 func newThreadSafeMap(indexers Indexers, indices Indices) *threadSafeMap {
-	m := &threadSafeMap{
-		entries: map[string]*storeEntry{},
-		indices: newStoreIndices(indexers),
-	}
-	m.indices.load(indices, m.preloadedEntry)
+	m := &threadSafeMap{table: newKeyTable(0)}
+	m.indices = newStoreIndices(indexers, &m.recs)
+	m.indices.load(indices, m.preloadedRecord)
 	return m
 }
 
-// preloadedEntry returns the entry of key for given index content, creating
-// an object-less one the first time.
-func (m *threadSafeMap) preloadedEntry(key string) *storeEntry {
-	e := m.detached[key]
-	if e == nil {
-		e = &storeEntry{key: key, slot: -1}
-		m.detachLocked(e)
+// preloadedRecord returns the record of key for given index content,
+// creating a detached one the first time.
+func (m *threadSafeMap) preloadedRecord(key string) int32 {
+	if id, ok := m.detached[key]; ok {
+		return id
 	}
-	return e
+	id := m.recs.add(plainKey(key), detachedRecord)
+	m.detachLocked(key, id)
+	return id
 }
 
-// detachLocked records e, whose key is not stored, as detached.
-func (m *threadSafeMap) detachLocked(e *storeEntry) {
+// detachLocked records id, a detached record of key, in detached.
+func (m *threadSafeMap) detachLocked(key string, id int32) {
 	if m.detached == nil {
-		m.detached = map[string]*storeEntry{}
+		m.detached = map[string]int32{}
 	}
-	m.detached[e.key] = e
+	m.detached[key] = id
 }
 
 // enableMetrics makes the store publish its resource version. It may only be
@@ -201,15 +202,45 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
-		switch txn.Type {
-		case TransactionTypeAdd, TransactionTypeUpdate:
-			m.putLocked(txn.Key, txn.Object)
-		case TransactionTypeDelete:
-			m.deleteLocked(txn.Key)
-		}
+		m.applyLocked(txn.Type, plainKey(txn.Key), txn.Object)
 	}
 	if hasRV {
 		m.setResourceVersionLocked(rv)
+	}
+}
+
+// keyedTransaction is a Transaction with its key in either form (see
+// recordKey), as the Store's Transaction computes it.
+type keyedTransaction struct {
+	Transaction
+	key recordKey
+}
+
+// transactKeyed is Transaction of txns, whose keys are recordKeys: a key
+// the Store computed from an object's metadata costs no key string.
+func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
+	if len(txns) == 0 {
+		return
+	}
+	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	for _, txn := range txns {
+		m.applyLocked(txn.Type, txn.key, txn.Object)
+	}
+	if hasRV {
+		m.setResourceVersionLocked(rv)
+	}
+}
+
+// applyLocked applies one transaction of type typ to obj under key; an
+// unknown type changes nothing.
+func (m *threadSafeMap) applyLocked(typ TransactionType, key recordKey, obj interface{}) {
+	switch typ {
+	case TransactionTypeAdd, TransactionTypeUpdate:
+		m.putKeyLocked(key, obj)
+	case TransactionTypeDelete:
+		m.deleteKeyLocked(key)
 	}
 }
 
@@ -217,140 +248,164 @@ func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
 // stored before the indices are updated, so an IndexFunc that panics leaves
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
-	if e := m.entries[key]; e != nil {
-		m.replaceObjectLocked(e, obj)
+	m.putKeyLocked(plainKey(key), obj)
+}
+
+// putKeyLocked is putLocked of key in either form. A stored record takes
+// key's headers (same key, see storeRecords.setKey), so that a key that
+// pointed into the previous object's metadata no longer keeps it alive.
+func (m *threadSafeMap) putKeyLocked(key recordKey, obj interface{}) {
+	if id := m.table.find(key, &m.recs); id >= 0 {
+		m.recs.setKey(id, key)
+		m.replaceObjectLocked(id, obj)
 		return
 	}
-	e := m.adoptDetachedLocked(key)
-	if e == nil {
-		e = m.newEntryLocked(key)
-	}
-	e.slot = int32(len(m.objects))
-	m.objects = append(m.objects, obj)
-	m.owners = append(m.owners, e)
-	m.entries[key] = e
-	m.indices.add(e, obj)
+	m.putNewLocked(key, obj)
 }
 
-// replaceObjectLocked makes obj the object of e, a stored entry, and moves
-// e in the indices from the values of its old object to those of obj.
-func (m *threadSafeMap) replaceObjectLocked(e *storeEntry, obj interface{}) {
-	old := m.objects[e.slot]
-	m.objects[e.slot] = obj
-	m.indices.change(e, old, obj)
-}
-
-// adoptDetachedLocked takes key's detached entry, if any, out of detached.
-func (m *threadSafeMap) adoptDetachedLocked(key string) *storeEntry {
-	e := m.detached[key]
-	if e != nil {
-		delete(m.detached, key)
-	}
-	return e
-}
-
-// deleteLocked removes key, if present, from the entries and the indices.
-// The last object of the array moves into the freed slot, and the deleted
-// entry's slot becomes -1. An entry that an index still holds (its object
-// was changed in place, so it no longer gives the values it was indexed
-// under) is kept as detached.
-func (m *threadSafeMap) deleteLocked(key string) {
-	if e := m.entries[key]; e != nil {
-		m.deleteEntryLocked(e)
-	}
-}
-
-// deleteEntryLocked is deleteLocked of e, a stored entry.
-func (m *threadSafeMap) deleteEntryLocked(e *storeEntry) {
-	m.indices.remove(e, m.objects[e.slot])
-	delete(m.entries, e.key)
-	last := int32(len(m.objects) - 1)
-	if e.slot != last {
-		m.objects[e.slot], m.owners[e.slot] = m.objects[last], m.owners[last]
-		m.owners[e.slot].slot = e.slot
-	}
-	m.objects[last], m.owners[last] = nil, nil
-	m.objects, m.owners = m.objects[:last], m.owners[:last]
-	e.slot = -1
-	if e.refs > 0 {
-		m.detachLocked(e)
+// putNewLocked is putKeyLocked of a key that is not stored: it adopts the
+// key's detached record, if any, or makes a new one.
+func (m *threadSafeMap) putNewLocked(key recordKey, obj interface{}) {
+	id, adopted := m.detachedLocked(key)
+	if adopted {
+		delete(m.detached, key.String())
+		m.recs.setKey(id, key)
+		m.recs.attach(id, obj)
 	} else {
-		// NB: e stays in its block (store_blocks.go) as long as any
-		// other entry of the block is in use; dropping its key lets the
-		// key's memory go now, as it would with e on its own.
-		e.key = ""
+		id = m.recs.add(key, obj)
 	}
-	// NB: the arrays keep their capacity, as a Go map keeps its buckets:
-	// a cache that shrank usually grows back, and the next Replace
-	// allocates them afresh at the listed size.
+	m.table.insert(id, &m.recs)
+	m.indices.add(id, obj)
+}
+
+// detachedLocked returns the detached record of key, if any. It allocates
+// nothing for a key short enough to render in a stack buffer.
+func (m *threadSafeMap) detachedLocked(key recordKey) (int32, bool) {
+	if len(m.detached) == 0 {
+		return -1, false
+	}
+	if key.prefix == "" {
+		id, ok := m.detached[key.rest]
+		return id, ok
+	}
+	var buf [128]byte
+	id, ok := m.detached[string(key.appendTo(buf[:0]))]
+	return id, ok
+}
+
+// replaceObjectLocked makes obj the object of id, a stored record, and
+// moves id in the indices from the values of its old object to those of
+// obj.
+func (m *threadSafeMap) replaceObjectLocked(id int32, obj interface{}) {
+	old := m.recs.object(id)
+	m.recs.setObject(id, obj)
+	m.indices.change(id, old, obj)
+}
+
+// deleteLocked removes key, if present, from the table and the indices.
+func (m *threadSafeMap) deleteLocked(key string) {
+	m.deleteKeyLocked(plainKey(key))
+}
+
+// deleteKeyLocked is deleteLocked of key in either form.
+func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
+	if id := m.table.find(key, &m.recs); id >= 0 {
+		m.deleteRecordLocked(id)
+	}
+}
+
+// deleteRecordLocked removes id, a stored record, from the indices and the
+// table. A record that an index still holds (its object was changed in
+// place, so it no longer gives the values it was indexed under) is kept as
+// detached, under its key rendered as a plain one; any other is freed, its
+// id to be reused.
+func (m *threadSafeMap) deleteRecordLocked(id int32) {
+	m.indices.remove(id, m.recs.object(id))
+	key := m.recs.key(id)
+	m.table.remove(key, &m.recs)
+	if *m.recs.refs(id) > 0 {
+		plain := key.String()
+		m.recs.setKey(id, plainKey(plain))
+		m.recs.detach(id)
+		m.detachLocked(plain, id)
+		return
+	}
+	m.recs.free(id)
+	// NB: the arrays and the table keep their size, as a Go map keeps its
+	// buckets: a cache that shrank usually grows back, and the next
+	// Replace allocates them afresh at the listed size.
+}
+
+// storedLocked returns the object stored under id, a record id from the
+// table.
+func (m *threadSafeMap) storedLocked(id int32) (interface{}, bool) {
+	if id < 0 {
+		return nil, false
+	}
+	return m.recs.object(id), true
 }
 
 // Get returns the object stored under key.
 func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	if e := m.entries[key]; e != nil {
-		return m.objects[e.slot], true
-	}
-	return nil, false
+	return m.storedLocked(m.table.find(plainKey(key), &m.recs))
 }
 
 // List returns every stored object, in no particular order.
 func (m *threadSafeMap) List() []interface{} {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return append(make([]interface{}, 0, len(m.objects)), m.objects...)
+	return m.recs.appendObjects(make([]interface{}, 0, m.recs.live))
 }
 
-// ListKeys returns every storage key, in no particular order.
+// ListKeys returns every storage key, in no particular order. Each key of
+// a namespaced object the store keyed itself is built here, one
+// allocation per key (see recordKey.String).
 func (m *threadSafeMap) ListKeys() []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return mapKeys(m.entries)
+	return m.recs.appendKeys(make([]string, 0, m.recs.live))
 }
 
 // Replace makes items the whole content of the store, rebuilds every index
 // and records resourceVersion.
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
-	keys := make([]string, 0, len(items))
-	objects := make([]interface{}, 0, len(items))
+	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
 	for key, obj := range items {
-		keys = append(keys, key)
-		objects = append(objects, obj)
+		table.insert(recs.add(plainKey(key), obj), &recs)
 	}
-	m.replaceKeyed(keys, objects, resourceVersion)
+	m.replaceRecords(recs, table, resourceVersion)
 }
 
 // replaceKeyed is Replace for objects[i] stored under keys[i]; a repeated
-// key keeps its last object. The entries are allocated in one block, so a
-// relist costs one allocation for them rather than one per object.
-func (m *threadSafeMap) replaceKeyed(keys []string, objects []interface{}, resourceVersion string) {
-	block := make([]storeEntry, len(keys))
-	entries := make(map[string]*storeEntry, len(keys))
-	stored := make([]interface{}, 0, len(keys))
-	owners := make([]*storeEntry, 0, len(keys))
+// key keeps its last object. The records and the table are built, sized
+// for the list, before the lock is taken.
+func (m *threadSafeMap) replaceKeyed(keys []recordKey, objects []interface{}, resourceVersion string) {
+	recs, table := newStoreRecords(len(keys)), newKeyTable(len(keys))
 	for i, key := range keys {
-		if e := entries[key]; e != nil {
-			stored[e.slot] = objects[i]
+		if id := table.find(key, &recs); id >= 0 {
+			recs.setKey(id, key)
+			recs.setObject(id, objects[i])
 			continue
 		}
-		e := &block[i]
-		e.key, e.slot = key, int32(len(stored))
-		entries[key] = e
-		stored = append(stored, objects[i])
-		owners = append(owners, e)
+		table.insert(recs.add(key, objects[i]), &recs)
 	}
+	m.replaceRecords(recs, table, resourceVersion)
+}
+
+// replaceRecords makes recs and table, fresh records with no index
+// membership, the store's content, records resourceVersion and rebuilds
+// every index.
+func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resourceVersion string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	m.entries, m.objects, m.owners, m.detached = entries, stored, owners, nil
-	m.spare = nil
+	m.recs, m.table, m.detached = recs, table, nil
 	// NB: recorded before the indices are rebuilt, as in client-go: an
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)
 	m.indices.clear()
-	for i, e := range owners {
-		m.indices.add(e, stored[i])
-	}
+	m.recs.forEachStored(m.indices.add)
 }
 
 // Index returns the stored objects that share at least one value of the
@@ -367,13 +422,13 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 		return nil, err
 	}
 	if len(values) == 1 {
-		return vi.objectsLocked(values[0], m.objects), nil
+		return vi.objectsLocked(values[0]), nil
 	}
-	return vi.objectsOfAnyLocked(values, m.objects), nil
+	return vi.objectsOfAnyLocked(values), nil
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
-// the named index.
+// the named index; as ListKeys, it builds each namespaced key it returns.
 func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
@@ -385,7 +440,7 @@ func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, err
 	if ks == nil {
 		return []string{}, nil
 	}
-	return ks.appendKeys(make([]string, 0, ks.len())), nil
+	return ks.appendKeys(make([]string, 0, ks.len()), &m.recs), nil
 }
 
 // ByIndex returns the stored objects that have indexedValue in the named
@@ -397,7 +452,7 @@ func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, 
 	if err != nil {
 		return nil, err
 	}
-	return vi.objectsLocked(indexedValue, m.objects), nil
+	return vi.objectsLocked(indexedValue), nil
 }
 
 // ListIndexFuncValues returns every value the named index holds keys for; an
@@ -425,7 +480,7 @@ func (m *threadSafeMap) GetIndexers() Indexers {
 func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	return m.indices.addIndexers(newIndexers, m.owners, m.objects)
+	return m.indices.addIndexers(newIndexers)
 }
 
 // Resync is a no-op and is deprecated
@@ -493,5 +548,5 @@ func mapKeys[K comparable, V any](m map[K]V) []K {
 func (t *threadSafeMap) count() int {
 	t.lock.RLock()
 	defer t.lock.RUnlock()
-	return len(t.entries)
+	return t.recs.live
 }

@@ -32,38 +32,65 @@ type staleStep struct {
 	pod     *v1.Pod
 }
 
-// checkEntryInvariants verifies, under the read lock, that every entry's
-// slot and reference count agree with the arrays, the key sets and the
-// detached map.
+// checkEntryInvariants verifies, under the read lock, that every record's
+// state and membership count agree with the key table, the key sets, the
+// detached map and the free list.
 func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 	t.Helper()
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	refs := map[*storeEntry]int32{}
+	r := &m.recs
+	refs := make([]int32, r.n)
 	for _, vi := range m.indices.ordered {
 		for _, ks := range vi.byValue {
-			ks.forEach(func(e *storeEntry) { refs[e]++ })
+			ks.forEach(func(id int32) { refs[id]++ })
 		}
 	}
-	for i, e := range m.owners {
-		if int(e.slot) != i || m.entries[e.key] != e {
-			t.Fatalf("entry %q: slot %d at %d, entries has %p", e.key, e.slot, i, m.entries[e.key])
+	free := map[int32]bool{}
+	for next := r.freeHead; next != 0; next = *r.refs(next - 1) {
+		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != (recordKey{}) {
+			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.key(next-1))
+		}
+		free[next-1] = true
+	}
+	live := 0
+	for id := range r.n {
+		checkRecord(t, m, id, refs[id], free[id])
+		if !isHole(r.object(id)) {
+			live++
 		}
 	}
-	for e, n := range refs {
-		if e.refs != n {
-			t.Fatalf("entry %q: refs %d, held by %d key sets", e.key, e.refs, n)
-		}
-		if m.entries[e.key] == e {
-			continue
-		}
-		if e.slot != -1 || m.detached[e.key] != e {
-			t.Fatalf("entry %q held by an index but not stored: slot %d, detached %v", e.key, e.slot, m.detached[e.key] == e)
+	for key, id := range m.detached {
+		if r.object(id) != detachedRecord || r.key(id) != plainKey(key) {
+			t.Fatalf("detached %q names record %d, which is not its detached record", key, id)
 		}
 	}
-	for key, e := range m.detached {
-		if refs[e] == 0 || m.entries[key] != nil {
-			t.Fatalf("detached entry %q: %d refs, stored %v", key, refs[e], m.entries[key] != nil)
+	if live != r.live || live != m.table.len() {
+		t.Fatalf("%d stored records, live %d, table holds %d", live, r.live, m.table.len())
+	}
+}
+
+// checkRecord verifies one record of checkEntryInvariants: refs is the
+// number of key sets holding it, free whether it is on the free list.
+func checkRecord(t *testing.T, m *threadSafeMap, id, refs int32, free bool) {
+	t.Helper()
+	r := &m.recs
+	rk, obj := r.key(id), r.object(id)
+	key := rk.String()
+	switch {
+	case free:
+	case obj == freeRecord:
+		t.Fatalf("record %d marked free but not on the free list", id)
+	case obj == detachedRecord:
+		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.refs(id) != refs || m.table.find(rk, r) >= 0 {
+			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.refs(id), refs, m.table.find(rk, r) >= 0)
+		}
+	default:
+		if m.table.find(rk, r) != id || m.table.find(plainKey(key), r) != id || *r.refs(id) != refs {
+			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(rk, r), *r.refs(id), refs)
+		}
+		if _, dup := m.detached[key]; dup {
+			t.Fatalf("stored record %d (%q) also detached", id, key)
 		}
 	}
 }

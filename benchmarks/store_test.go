@@ -20,6 +20,7 @@ type storeReader interface {
 	Update(obj any) error
 	Delete(obj any) error
 	List() []any
+	ListKeys() []string
 	GetByKey(key string) (any, bool, error)
 	ByIndex(indexName, indexedValue string) ([]any, error)
 	Replace(list []any, resourceVersion string) error
@@ -327,6 +328,20 @@ func BenchmarkStoreList(b *testing.B) {
 			}
 		}
 		timer.finish(len(c.pods), "obj")
+	})
+}
+
+// BenchmarkStoreListKeys lists the keys of a full Indexer of 100,000 pods.
+func BenchmarkStoreListKeys(b *testing.B) {
+	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
+		idx := storeFull(b, impl, c)
+		timer := storeStartTiming(b)
+		for i := 0; i < b.N; i++ {
+			if got := len(idx.ListKeys()); got != len(c.pods) {
+				b.Fatalf("ListKeys returned %d keys, want %d", got, len(c.pods))
+			}
+		}
+		timer.finish(len(c.pods), "key")
 	})
 }
 
