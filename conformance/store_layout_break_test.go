@@ -1,0 +1,430 @@
+package conformance
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	kc "github.com/kcache-go/cache"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	cg "k8s.io/client-go/tools/cache"
+)
+
+// layoutStore is the part of a ThreadSafeStore the layout attacks drive,
+// with index functions given by catalog name so both libraries get the same
+// ones.
+type layoutStore interface {
+	Add(key string, obj any)
+	Update(key string, obj any)
+	Delete(key string)
+	Replace(items map[string]any, rv string)
+	AddIndexers(names []string) error
+	Get(key string) (any, bool)
+	List() []any
+	ListKeys() []string
+	ByIndex(name, value string) ([]any, error)
+	IndexKeys(name, value string) ([]string, error)
+	Index(name string, obj any) ([]any, error)
+	ListIndexFuncValues(name string) []string
+	IndexerNames() []string
+}
+
+// layoutIndexFunc returns the neutral index function called name:
+//   - "multi": the comma-separated values of label "m" (none when absent);
+//   - "single": label "s" as one value;
+//   - "nilseen": "nil" for a nil object, else the object's name;
+//   - "panicky": panics for an object with label "panic", else label "s".
+func layoutIndexFunc(name string) func(obj any) ([]string, error) {
+	labels := func(obj any) map[string]string {
+		if p, ok := obj.(*corev1.Pod); ok && p != nil {
+			return p.Labels
+		}
+		return nil
+	}
+	switch name {
+	case "multi":
+		return func(obj any) ([]string, error) {
+			m, ok := labels(obj)["m"]
+			if !ok {
+				return nil, nil
+			}
+			return strings.Split(m, ","), nil
+		}
+	case "single", "single2", "preloaded-only":
+		return func(obj any) ([]string, error) { return []string{labels(obj)["s"]}, nil }
+	case "nilseen":
+		return func(obj any) ([]string, error) {
+			if obj == nil {
+				return []string{"nil"}, nil
+			}
+			if p, ok := obj.(*corev1.Pod); ok && p != nil {
+				return []string{p.Name}, nil
+			}
+			return []string{"other"}, nil
+		}
+	case "panicky":
+		return func(obj any) ([]string, error) {
+			if _, ok := labels(obj)["panic"]; ok {
+				panic("index function panics on purpose")
+			}
+			return []string{labels(obj)["s"]}, nil
+		}
+	}
+	panic("unknown layout index " + name)
+}
+
+type layoutCG struct{ s cg.ThreadSafeStore }
+
+func newLayoutCG(names []string, indices map[string]map[string][]string) *layoutCG {
+	ix := cg.Indexers{}
+	for _, n := range names {
+		if n == "namespace" {
+			ix[n] = cg.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = layoutIndexFunc(n)
+	}
+	var in cg.Indices
+	if indices != nil {
+		in = cg.Indices{}
+		for name, byValue := range indices {
+			one := cg.Indices{name: {}}
+			for v, keys := range byValue {
+				one[name][v] = sets.New(keys...)
+			}
+			in[name] = one[name]
+		}
+	} else {
+		in = cg.Indices{}
+	}
+	return &layoutCG{cg.NewThreadSafeStore(ix, in)}
+}
+
+func (l *layoutCG) Add(key string, obj any)    { l.s.Add(key, obj) }
+func (l *layoutCG) Update(key string, obj any) { l.s.Update(key, obj) }
+func (l *layoutCG) Delete(key string)          { l.s.Delete(key) }
+func (l *layoutCG) Replace(items map[string]any, rv string) {
+	l.s.Replace(items, rv)
+}
+func (l *layoutCG) AddIndexers(names []string) error {
+	ix := cg.Indexers{}
+	for _, n := range names {
+		if n == "namespace" {
+			ix[n] = cg.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = layoutIndexFunc(n)
+	}
+	return l.s.AddIndexers(ix)
+}
+func (l *layoutCG) Get(key string) (any, bool) { return l.s.Get(key) }
+func (l *layoutCG) List() []any                { return l.s.List() }
+func (l *layoutCG) ListKeys() []string         { return l.s.ListKeys() }
+func (l *layoutCG) ByIndex(n, v string) ([]any, error) {
+	return l.s.ByIndex(n, v)
+}
+func (l *layoutCG) IndexKeys(n, v string) ([]string, error) {
+	return l.s.IndexKeys(n, v)
+}
+func (l *layoutCG) Index(n string, obj any) ([]any, error) {
+	return l.s.Index(n, obj)
+}
+func (l *layoutCG) ListIndexFuncValues(n string) []string { return l.s.ListIndexFuncValues(n) }
+func (l *layoutCG) IndexerNames() []string {
+	return sets.List(sets.KeySet(l.s.GetIndexers()))
+}
+
+type layoutKC struct{ s kc.ThreadSafeStore }
+
+func newLayoutKC(names []string, indices map[string]map[string][]string) *layoutKC {
+	ix := kc.Indexers{}
+	for _, n := range names {
+		if n == "namespace" {
+			ix[n] = kc.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = layoutIndexFunc(n)
+	}
+	in := kc.Indices{}
+	for name, byValue := range indices {
+		one := kc.Indices{name: {}}
+		for v, keys := range byValue {
+			one[name][v] = sets.New(keys...)
+		}
+		in[name] = one[name]
+	}
+	return &layoutKC{kc.NewThreadSafeStore(ix, in)}
+}
+
+func (l *layoutKC) Add(key string, obj any)    { l.s.Add(key, obj) }
+func (l *layoutKC) Update(key string, obj any) { l.s.Update(key, obj) }
+func (l *layoutKC) Delete(key string)          { l.s.Delete(key) }
+func (l *layoutKC) Replace(items map[string]any, rv string) {
+	l.s.Replace(items, rv)
+}
+func (l *layoutKC) AddIndexers(names []string) error {
+	ix := kc.Indexers{}
+	for _, n := range names {
+		if n == "namespace" {
+			ix[n] = kc.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = layoutIndexFunc(n)
+	}
+	return l.s.AddIndexers(ix)
+}
+func (l *layoutKC) Get(key string) (any, bool) { return l.s.Get(key) }
+func (l *layoutKC) List() []any                { return l.s.List() }
+func (l *layoutKC) ListKeys() []string         { return l.s.ListKeys() }
+func (l *layoutKC) ByIndex(n, v string) ([]any, error) {
+	return l.s.ByIndex(n, v)
+}
+func (l *layoutKC) IndexKeys(n, v string) ([]string, error) {
+	return l.s.IndexKeys(n, v)
+}
+func (l *layoutKC) Index(n string, obj any) ([]any, error) {
+	return l.s.Index(n, obj)
+}
+func (l *layoutKC) ListIndexFuncValues(n string) []string { return l.s.ListIndexFuncValues(n) }
+func (l *layoutKC) IndexerNames() []string {
+	return sets.List(sets.KeySet(l.s.GetIndexers()))
+}
+
+// layoutNames labels objects by identity so two stores holding the same
+// pointers render the same.
+type layoutNames struct{ byPtr map[*corev1.Pod]string }
+
+func (n *layoutNames) of(obj any) string {
+	if obj == nil {
+		return "<nil>"
+	}
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return fmt.Sprintf("%T(%v)", obj, obj)
+	}
+	if p == nil {
+		return "(*Pod)nil"
+	}
+	if name, ok := n.byPtr[p]; ok {
+		return name
+	}
+	return "unknown:" + p.Name
+}
+
+func (n *layoutNames) objs(list []any) string {
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = n.of(o)
+	}
+	sort.Strings(out)
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+func layoutSorted(keys []string) string {
+	keys = append([]string(nil), keys...)
+	sort.Strings(keys)
+	return fmt.Sprintf("%q", keys)
+}
+
+// layoutCatch runs fn and renders a panic, if any.
+func layoutCatch(fn func()) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	fn()
+	return ""
+}
+
+// render describes everything a reader can see of s; probeKeys are looked up
+// with Get, probeObjs are given to Index.
+func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", layoutSorted(s.ListKeys()), n.objs(s.List()))
+	for _, k := range probeKeys {
+		obj, ok := s.Get(k)
+		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, n.of(obj), ok)
+	}
+	names := s.IndexerNames()
+	fmt.Fprintf(&b, "indexers=%q\n", names)
+	for _, name := range append(names, "preloaded-only", "nosuch") {
+		values := s.ListIndexFuncValues(name)
+		sort.Strings(values)
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, layoutSorted(values))
+		for _, v := range append(values, "absent") {
+			keys, kerr := s.IndexKeys(name, v)
+			objs, oerr := s.ByIndex(name, v)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, layoutSorted(keys), kerr, n.objs(objs), oerr)
+		}
+		for i, o := range probeObjs {
+			var objs []any
+			var err error
+			p := layoutCatch(func() { objs, err = s.Index(name, o) })
+			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, n.objs(objs), err, p)
+		}
+	}
+	return b.String()
+}
+
+// layoutPair drives client-go and kcache with the same calls.
+type layoutPair struct {
+	t      *testing.T
+	cg, kc layoutStore
+	names  layoutNames
+	probe  []string
+	objs   []any
+	step   int
+	log    []string
+}
+
+func newLayoutPair(t *testing.T, indexers []string, indices map[string]map[string][]string) *layoutPair {
+	return &layoutPair{t: t, cg: newLayoutCG(indexers, indices), kc: newLayoutKC(indexers, indices),
+		names: layoutNames{byPtr: map[*corev1.Pod]string{}}}
+}
+
+// pod makes a new object known by label.
+func (p *layoutPair) pod(label, ns, name string, labels map[string]string) *corev1.Pod {
+	o := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}}
+	p.names.byPtr[o] = label
+	p.objs = append(p.objs, o)
+	return o
+}
+
+// do runs op on both stores and compares the op's panic and then the whole
+// visible state.
+func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
+	p.t.Helper()
+	p.step++
+	p.log = append(p.log, desc)
+	var ra, rb string
+	a := layoutCatch(func() { ra = op(p.cg) })
+	b := layoutCatch(func() { rb = op(p.kc) })
+	a, b = a+ra, b+rb
+	if a != b {
+		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+		return false
+	}
+	ra = p.names.render(p.cg, p.probe, p.probeObjs())
+	rb = p.names.render(p.kc, p.probe, p.probeObjs())
+	if ra != rb {
+		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
+		return false
+	}
+	return true
+}
+
+func (p *layoutPair) tail() []string {
+	if len(p.log) > 30 {
+		return append([]string{"..."}, p.log[len(p.log)-30:]...)
+	}
+	return p.log
+}
+
+func (p *layoutPair) probeObjs() []any {
+	if len(p.objs) > 6 {
+		return append([]any{nil}, p.objs[len(p.objs)-6:]...)
+	}
+	return append([]any{nil}, p.objs...)
+}
+
+// layoutDiff lists the lines of a (client-go) and b (kcache) that differ.
+func layoutDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	as, bs := sets.New(al...), sets.New(bl...)
+	var out []string
+	for _, l := range al {
+		if !bs.Has(l) {
+			out = append(out, "client-go: "+l)
+		}
+	}
+	for _, l := range bl {
+		if !as.Has(l) {
+			out = append(out, "kcache:    "+l)
+		}
+	}
+	if len(out) == 0 {
+		return "client-go:\n" + a + "\nkcache:\n" + b
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestAnUpdateAfterAnInPlaceMutationToTheSameSingleValueIndexesTheKeyUnderItAsClientGoDoes(t *testing.T) {
+	for _, index := range []string{"single", "namespace"} {
+		t.Run(index, func(t *testing.T) {
+			p := newLayoutPair(t, []string{index}, nil)
+			p.probe = []string{"k"}
+			o := p.pod("o1", "a", "n", map[string]string{"s": "a"})
+			p.do("add k o1", func(s layoutStore) string { s.Add("k", o); return "" })
+			o.Labels["s"], o.Namespace = "b", "b"
+			p.do("mutate o1 to b in place; update k o1", func(s layoutStore) string { s.Update("k", o); return "" })
+			o2 := p.pod("o2", "b", "n", map[string]string{"s": "b"})
+			p.do("update k o2 (value b)", func(s layoutStore) string { s.Update("k", o2); return "" })
+			p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+			p.do("add k o2", func(s layoutStore) string { s.Add("k", o2); return "" })
+		})
+	}
+}
+
+// layoutPreloadRun runs the same writes after a preloaded construction.
+func layoutPreloadRun(t *testing.T, indexers []string, indices map[string]map[string][]string) {
+	p := newLayoutPair(t, indexers, indices)
+	p.probe = []string{"k", "x", "ghost"}
+	p.do("new", func(s layoutStore) string { return "" })
+	o := p.pod("o1", "a", "n", map[string]string{"s": "a", "m": "a,c"})
+	p.do("add k o1", func(s layoutStore) string { s.Add("k", o); return "" })
+	p.do("add ghost o1", func(s layoutStore) string { s.Add("ghost", o); return "" })
+	p.do("delete ghost", func(s layoutStore) string { s.Delete("ghost"); return "" })
+	p.do("addIndexers preloaded-only", func(s layoutStore) string {
+		return fmt.Sprint(s.AddIndexers([]string{"preloaded-only"}))
+	})
+	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("add x o1", func(s layoutStore) string { s.Add("x", o); return "" })
+	p.do("replace {k: o1}", func(s layoutStore) string { s.Replace(map[string]any{"k": o}, "1"); return "" })
+}
+
+func TestPreloadedKeysNotStoredReadAsNilAndAreAdoptedAsInClientGo(t *testing.T) {
+	rows := []struct {
+		name     string
+		indexers []string
+		indices  map[string]map[string][]string
+	}{
+		{"a key preloaded under the value it will get", []string{"single"}, map[string]map[string][]string{"single": {"a": {"k"}, "z": {"ghost"}}}},
+		{"a multi-value index", []string{"multi"}, map[string]map[string][]string{"multi": {"a": {"k", "ghost"}, "b": {"ghost"}}}},
+		{"two indices sharing keys", []string{"multi", "single"}, map[string]map[string][]string{"multi": {"a": {"k", "ghost"}}, "single": {"q": {"ghost", "x"}}}},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) { layoutPreloadRun(t, row.indexers, row.indices) })
+	}
+}
+
+// Defect: index.go storeIndices.load skips names with no registered
+// IndexFunc; client-go keeps that content, lists it and AddIndexers merges
+// the objects into it.
+func TestIndicesGivenForAnIndexNotRegisteredYetAreListedAndKeptByAddIndexersAsInClientGo(t *testing.T) {
+	layoutPreloadRun(t, []string{"single"}, map[string]map[string][]string{"preloaded-only": {"v": {"k", "x"}}})
+}
+
+// Defect: index.go storeIndices.load adds nothing for a value whose key set
+// is empty; client-go lists that value in ListIndexFuncValues.
+func TestAnEmptyKeySetInTheGivenIndicesIsListedAsAValueAsInClientGo(t *testing.T) {
+	layoutPreloadRun(t, []string{"single"}, map[string]map[string][]string{"single": {"v": {}, "w": {"k"}}})
+}
+
+func TestANilObjectAndRepeatedValuesAreIndexedAsClientGoIndexesThem(t *testing.T) {
+	p := newLayoutPair(t, []string{"nilseen", "multi"}, nil)
+	p.probe = []string{"k", ""}
+	p.do("add k nil", func(s layoutStore) string { s.Add("k", nil); return "" })
+	p.do("add \"\" nil", func(s layoutStore) string { s.Add("", nil); return "" })
+	o := p.pod("o1", "a", "n", map[string]string{"m": "a,a,b,a"})
+	p.do("update k o1", func(s layoutStore) string { s.Update("k", o); return "" })
+	p.do("update \"\" o1", func(s layoutStore) string { s.Update("", o); return "" })
+	o.Labels["m"] = "b,b"
+	p.do("update k o1 mutated", func(s layoutStore) string { s.Update("k", o); return "" })
+	p.do("update k nil", func(s layoutStore) string { s.Update("k", nil); return "" })
+	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("delete \"\"", func(s layoutStore) string { s.Delete(""); return "" })
+}
