@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -427,4 +428,243 @@ func TestANilObjectAndRepeatedValuesAreIndexedAsClientGoIndexesThem(t *testing.T
 	p.do("update k nil", func(s layoutStore) string { s.Update("k", nil); return "" })
 	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
 	p.do("delete \"\"", func(s layoutStore) string { s.Delete(""); return "" })
+}
+
+// layoutIndexerCG adapts client-go's Indexer (a key-function store) to
+// layoutStore: the key argument of writes is ignored, Delete deletes the
+// object stored under key.
+type layoutIndexerCG struct{ s cg.Indexer }
+
+func (l *layoutIndexerCG) Add(_ string, obj any)    { _ = l.s.Add(obj) }
+func (l *layoutIndexerCG) Update(_ string, obj any) { _ = l.s.Update(obj) }
+func (l *layoutIndexerCG) Delete(key string) {
+	if obj, ok, _ := l.s.GetByKey(key); ok {
+		_ = l.s.Delete(obj)
+	}
+}
+func (l *layoutIndexerCG) Replace(items map[string]any, rv string) {
+	list := []any{}
+	for _, k := range sets.List(sets.KeySet(items)) {
+		list = append(list, items[k])
+	}
+	_ = l.s.Replace(list, rv)
+}
+func (l *layoutIndexerCG) AddIndexers(names []string) error {
+	ix := cg.Indexers{}
+	for _, n := range names {
+		ix[n] = layoutIndexFunc(n)
+	}
+	return l.s.AddIndexers(ix)
+}
+func (l *layoutIndexerCG) Get(key string) (any, bool) {
+	obj, ok, _ := l.s.GetByKey(key)
+	return obj, ok
+}
+func (l *layoutIndexerCG) List() []any                             { return l.s.List() }
+func (l *layoutIndexerCG) ListKeys() []string                      { return l.s.ListKeys() }
+func (l *layoutIndexerCG) ByIndex(n, v string) ([]any, error)      { return l.s.ByIndex(n, v) }
+func (l *layoutIndexerCG) IndexKeys(n, v string) ([]string, error) { return l.s.IndexKeys(n, v) }
+func (l *layoutIndexerCG) Index(n string, obj any) ([]any, error)  { return l.s.Index(n, obj) }
+func (l *layoutIndexerCG) ListIndexFuncValues(n string) []string   { return l.s.ListIndexFuncValues(n) }
+func (l *layoutIndexerCG) IndexerNames() []string {
+	return sets.List(sets.KeySet(l.s.GetIndexers()))
+}
+
+type layoutIndexerKC struct{ s kc.Indexer }
+
+func (l *layoutIndexerKC) Add(_ string, obj any)    { _ = l.s.Add(obj) }
+func (l *layoutIndexerKC) Update(_ string, obj any) { _ = l.s.Update(obj) }
+func (l *layoutIndexerKC) Delete(key string) {
+	if obj, ok, _ := l.s.GetByKey(key); ok {
+		_ = l.s.Delete(obj)
+	}
+}
+func (l *layoutIndexerKC) Replace(items map[string]any, rv string) {
+	list := []any{}
+	for _, k := range sets.List(sets.KeySet(items)) {
+		list = append(list, items[k])
+	}
+	_ = l.s.Replace(list, rv)
+}
+func (l *layoutIndexerKC) AddIndexers(names []string) error {
+	ix := kc.Indexers{}
+	for _, n := range names {
+		ix[n] = layoutIndexFunc(n)
+	}
+	return l.s.AddIndexers(ix)
+}
+func (l *layoutIndexerKC) Get(key string) (any, bool) {
+	obj, ok, _ := l.s.GetByKey(key)
+	return obj, ok
+}
+func (l *layoutIndexerKC) List() []any                             { return l.s.List() }
+func (l *layoutIndexerKC) ListKeys() []string                      { return l.s.ListKeys() }
+func (l *layoutIndexerKC) ByIndex(n, v string) ([]any, error)      { return l.s.ByIndex(n, v) }
+func (l *layoutIndexerKC) IndexKeys(n, v string) ([]string, error) { return l.s.IndexKeys(n, v) }
+func (l *layoutIndexerKC) Index(n string, obj any) ([]any, error)  { return l.s.Index(n, obj) }
+func (l *layoutIndexerKC) ListIndexFuncValues(n string) []string   { return l.s.ListIndexFuncValues(n) }
+func (l *layoutIndexerKC) IndexerNames() []string {
+	return sets.List(sets.KeySet(l.s.GetIndexers()))
+}
+
+// layoutRandom drives p with n seeded random operations over keys.
+type layoutRandom struct {
+	p       *layoutPair
+	rng     *rand.Rand
+	keys    []string
+	values  []string
+	panics  bool
+	keyFunc bool
+	added   []string
+}
+
+func (r *layoutRandom) newPod() *corev1.Pod {
+	labels := map[string]string{"s": r.values[r.rng.Intn(len(r.values))]}
+	if r.rng.Intn(4) > 0 {
+		var m []string
+		for i := r.rng.Intn(4); i >= 0; i-- {
+			m = append(m, r.values[r.rng.Intn(len(r.values))])
+		}
+		labels["m"] = strings.Join(m, ",")
+	}
+	if r.panics && r.rng.Intn(8) == 0 {
+		labels["panic"] = "yes"
+	}
+	label := fmt.Sprintf("o%d", len(r.p.objs))
+	name := r.keys[r.rng.Intn(len(r.keys))]
+	return r.p.pod(label, []string{"ns1", "ns2", ""}[r.rng.Intn(3)], name, labels)
+}
+
+func (r *layoutRandom) anyPod() *corev1.Pod {
+	if len(r.p.objs) == 0 || r.rng.Intn(3) == 0 {
+		return r.newPod()
+	}
+	return r.p.objs[r.rng.Intn(len(r.p.objs))].(*corev1.Pod)
+}
+
+func (r *layoutRandom) key(obj *corev1.Pod) string {
+	if r.keyFunc {
+		if obj.Namespace == "" {
+			return obj.Name
+		}
+		return obj.Namespace + "/" + obj.Name
+	}
+	return r.keys[r.rng.Intn(len(r.keys))]
+}
+
+// step performs one random operation and compares; false once they differ.
+func (r *layoutRandom) step() bool {
+	p := r.p
+	switch c := r.rng.Intn(100); {
+	case c < 40:
+		o := r.anyPod()
+		k := r.key(o)
+		var obj any = o
+		if !r.keyFunc && r.rng.Intn(15) == 0 {
+			obj = nil
+		}
+		return p.do(fmt.Sprintf("update %q %s", k, p.names.of(obj)), func(s layoutStore) string { s.Update(k, obj); return "" })
+	case c < 62:
+		k := r.keys[r.rng.Intn(len(r.keys))]
+		if r.keyFunc {
+			k = "ns1/" + k
+		}
+		return p.do(fmt.Sprintf("delete %q", k), func(s layoutStore) string { s.Delete(k); return "" })
+	case c < 80 && len(p.objs) > 0:
+		o := p.objs[r.rng.Intn(len(p.objs))].(*corev1.Pod)
+		desc := "mutate " + p.names.of(o) + " "
+		switch r.rng.Intn(4) {
+		case 0:
+			o.Labels["s"] = r.values[r.rng.Intn(len(r.values))]
+			desc += "s=" + o.Labels["s"]
+		case 1:
+			o.Labels["m"] = r.values[r.rng.Intn(len(r.values))] + "," + r.values[r.rng.Intn(len(r.values))]
+			desc += "m=" + o.Labels["m"]
+		case 2:
+			o.Name = r.keys[r.rng.Intn(len(r.keys))]
+			desc += "name=" + o.Name
+		default:
+			o.Namespace = []string{"ns1", "ns2", ""}[r.rng.Intn(3)]
+			desc += "namespace=" + o.Namespace
+		}
+		if r.rng.Intn(2) == 0 && !r.keyFunc {
+			delete(o.Labels, "panic")
+		}
+		return p.do(desc, func(s layoutStore) string { return "" })
+	case c < 85:
+		items := map[string]any{}
+		for i := r.rng.Intn(len(r.keys)); i > 0; i-- {
+			o := r.newPod()
+			delete(o.Labels, "panic")
+			items[r.key(o)] = o
+		}
+		return p.do(fmt.Sprintf("replace %d items", len(items)), func(s layoutStore) string { s.Replace(items, "9"); return "" })
+	case c < 88:
+		names := [][]string{{"single2"}, {"nilseen"}, {"single2", "nilseen"}}[r.rng.Intn(3)]
+		if r.panics {
+			return true
+		}
+		return p.do(fmt.Sprintf("addIndexers %q", names), func(s layoutStore) string { return fmt.Sprint(s.AddIndexers(names)) })
+	default:
+		o := r.anyPod()
+		k := r.key(o)
+		return p.do(fmt.Sprintf("add %q %s", k, p.names.of(o)), func(s layoutStore) string { s.Add(k, o); return "" })
+	}
+}
+
+func layoutKeys(n int) []string {
+	keys := []string{""}
+	for i := 0; i < n; i++ {
+		keys = append(keys, fmt.Sprintf("k%d", i))
+	}
+	return keys
+}
+
+func TestLongRandomSequencesOfWritesAndInPlaceMutationsLeaveTheStoreClientGoLeaves(t *testing.T) {
+	rows := []struct {
+		name    string
+		seeds   int
+		steps   int
+		keys    int
+		values  []string
+		indexer []string
+		panics  bool
+	}{
+		{"few keys many values", 12, 400, 8, []string{"a", "b", "c", "d", "e"}, []string{"multi", "single", "namespace"}, false},
+		{"key sets crossing 64", 3, 600, 90, []string{"a", "b"}, []string{"multi", "single"}, false},
+		{"a panicking index alone", 12, 300, 8, []string{"a", "b", "c"}, []string{"panicky"}, true},
+	}
+	for _, row := range rows {
+		for seed := 1; seed <= row.seeds; seed++ {
+			t.Run(fmt.Sprintf("%s/seed %d", row.name, seed), func(t *testing.T) {
+				p := newLayoutPair(t, row.indexer, nil)
+				r := &layoutRandom{p: p, rng: rand.New(rand.NewSource(int64(seed))), keys: layoutKeys(row.keys), values: row.values, panics: row.panics}
+				p.probe = r.keys
+				for i := 0; i < row.steps && r.step(); i++ {
+				}
+			})
+		}
+	}
+}
+
+func TestLongRandomSequencesOnAKeyFunctionIndexerLeaveTheIndexerClientGoLeaves(t *testing.T) {
+	for seed := 1; seed <= 12; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			ix := []string{"multi", "single"}
+			p := newLayoutPair(t, nil, nil)
+			cgIx, kcIx := cg.Indexers{}, kc.Indexers{}
+			for _, n := range ix {
+				cgIx[n], kcIx[n] = layoutIndexFunc(n), layoutIndexFunc(n)
+			}
+			cgIx["namespace"], kcIx["namespace"] = cg.MetaNamespaceIndexFunc, kc.MetaNamespaceIndexFunc
+			p.cg = &layoutIndexerCG{cg.NewIndexer(cg.MetaNamespaceKeyFunc, cgIx)}
+			p.kc = &layoutIndexerKC{kc.NewIndexer(kc.MetaNamespaceKeyFunc, kcIx)}
+			r := &layoutRandom{p: p, rng: rand.New(rand.NewSource(int64(seed))), keys: layoutKeys(6), values: []string{"a", "b", "c"}, keyFunc: true}
+			for _, k := range r.keys {
+				p.probe = append(p.probe, k, "ns1/"+k, "ns2/"+k)
+			}
+			for i := 0; i < 400 && r.step(); i++ {
+			}
+		})
+	}
 }
