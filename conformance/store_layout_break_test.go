@@ -668,3 +668,80 @@ func TestLongRandomSequencesOnAKeyFunctionIndexerLeaveTheIndexerClientGoLeaves(t
 		})
 	}
 }
+
+func TestChunkBoundariesFreeListReuseAndKeyTableGrowthGiveClientGoResults(t *testing.T) {
+	for _, n := range []int{1023, 1024, 1025, 2049} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			p := newLayoutPair(t, []string{"single", "multi"}, nil)
+			p.probe = []string{"", "k0", fmt.Sprintf("k%d", n-1), fmt.Sprintf("k%d", n), "r0"}
+			pods := make([]*corev1.Pod, n+1)
+			for i := range pods {
+				pods[i] = p.pod(fmt.Sprintf("o%d", i), "ns", fmt.Sprint(i), map[string]string{"s": fmt.Sprint(i % 3), "m": fmt.Sprintf("%d,%d", i%70, i%2)})
+			}
+			p.do(fmt.Sprintf("add k0..k%d", n-1), func(s layoutStore) string {
+				for i := 0; i < n; i++ {
+					s.Add(fmt.Sprintf("k%d", i), pods[i])
+				}
+				return ""
+			})
+			p.do("add k<n> then \"\"", func(s layoutStore) string {
+				s.Add(fmt.Sprintf("k%d", n), pods[n])
+				s.Add("", pods[0])
+				return ""
+			})
+			// In-place mutation of every 5th, then delete every other: the
+			// mutated ones stay detached under their old values.
+			for i := 0; i < n; i += 5 {
+				pods[i].Labels["s"] = "moved"
+			}
+			p.do("delete every even key", func(s layoutStore) string {
+				for i := 0; i < n; i += 2 {
+					s.Delete(fmt.Sprintf("k%d", i))
+				}
+				return ""
+			})
+			p.do("refill with r keys (free list reuse)", func(s layoutStore) string {
+				for i := 0; i < n; i += 2 {
+					s.Add(fmt.Sprintf("r%d", i), pods[i+1])
+				}
+				return ""
+			})
+			p.do("re-add even keys mutated", func(s layoutStore) string {
+				for i := 0; i < n; i += 10 {
+					s.Add(fmt.Sprintf("k%d", i), pods[i])
+				}
+				return ""
+			})
+			p.do("delete everything", func(s layoutStore) string {
+				for _, k := range s.ListKeys() {
+					s.Delete(k)
+				}
+				return ""
+			})
+			p.do("refill all", func(s layoutStore) string {
+				for i := n; i >= 0; i-- {
+					s.Update(fmt.Sprintf("k%d", i), pods[n-i])
+				}
+				return ""
+			})
+			p.do("addIndexers single2", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"single2"})) })
+			p.do("replace with half", func(s layoutStore) string {
+				items := map[string]any{}
+				for i := 0; i < n; i += 2 {
+					items[fmt.Sprintf("k%d", i)] = pods[i]
+				}
+				s.Replace(items, "3")
+				return ""
+			})
+			p.do("delete all but one, add back", func(s layoutStore) string {
+				for i := 0; i < n-1; i++ {
+					s.Delete(fmt.Sprintf("k%d", i))
+				}
+				for i := 0; i < n; i++ {
+					s.Add(fmt.Sprintf("z%d", i), pods[i])
+				}
+				return ""
+			})
+		})
+	}
+}
