@@ -31,6 +31,14 @@ type layoutStore interface {
 	Index(name string, obj any) ([]any, error)
 	ListIndexFuncValues(name string) []string
 	IndexerNames() []string
+	// Txn applies writes in one Transaction: a nil object deletes.
+	Txn(keys []string, objs []any) string
+}
+
+// layoutTxn is one write of a Transaction.
+type layoutTxn struct {
+	key string
+	obj any
 }
 
 // layoutIndexFunc returns the neutral index function called name:
@@ -138,7 +146,41 @@ func (l *layoutCG) IndexerNames() []string {
 	return sets.List(sets.KeySet(l.s.GetIndexers()))
 }
 
+func (l *layoutCG) Txn(keys []string, objs []any) string {
+	ts, ok := l.s.(cg.ThreadSafeStoreWithTransaction)
+	if !ok {
+		return "no Transaction"
+	}
+	var txns []cg.ThreadSafeStoreTransaction
+	for i, k := range keys {
+		typ := cg.TransactionTypeUpdate
+		if objs[i] == nil {
+			typ = cg.TransactionTypeDelete
+		}
+		txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+	}
+	ts.Transaction(txns...)
+	return ""
+}
+
 type layoutKC struct{ s kc.ThreadSafeStore }
+
+func (l *layoutKC) Txn(keys []string, objs []any) string {
+	ts, ok := l.s.(kc.ThreadSafeStoreWithTransaction)
+	if !ok {
+		return "no Transaction"
+	}
+	var txns []kc.ThreadSafeStoreTransaction
+	for i, k := range keys {
+		typ := kc.TransactionTypeUpdate
+		if objs[i] == nil {
+			typ = kc.TransactionTypeDelete
+		}
+		txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
+	}
+	ts.Transaction(txns...)
+	return ""
+}
 
 func newLayoutKC(names []string, indices map[string]map[string][]string) *layoutKC {
 	ix := kc.Indexers{}
@@ -196,7 +238,12 @@ func (l *layoutKC) IndexerNames() []string {
 
 // layoutNames labels objects by identity so two stores holding the same
 // pointers render the same.
-type layoutNames struct{ byPtr map[*corev1.Pod]string }
+type layoutNames struct {
+	byPtr map[*corev1.Pod]string
+	// itemsOnly leaves the indices out of render (their content after a
+	// panic depends on client-go's map order).
+	itemsOnly bool
+}
 
 func (n *layoutNames) of(obj any) string {
 	if obj == nil {
@@ -252,6 +299,9 @@ func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any)
 	}
 	names := s.IndexerNames()
 	fmt.Fprintf(&b, "indexers=%q\n", names)
+	if n.itemsOnly {
+		return b.String()
+	}
 	for _, name := range append(names, "preloaded-only", "nosuch") {
 		values := s.ListIndexFuncValues(name)
 		sort.Strings(values)
@@ -280,6 +330,8 @@ type layoutPair struct {
 	objs   []any
 	step   int
 	log    []string
+	// panics counts the operations that panicked on both sides.
+	panics int
 }
 
 func newLayoutPair(t *testing.T, indexers []string, indices map[string]map[string][]string) *layoutPair {
@@ -305,6 +357,9 @@ func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	a := layoutCatch(func() { ra = op(p.cg) })
 	b := layoutCatch(func() { rb = op(p.kc) })
 	a, b = a+ra, b+rb
+	if strings.HasPrefix(a, "panic") {
+		p.panics++
+	}
 	if a != b {
 		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
 		return false
@@ -470,7 +525,11 @@ func (l *layoutIndexerCG) IndexerNames() []string {
 	return sets.List(sets.KeySet(l.s.GetIndexers()))
 }
 
+func (l *layoutIndexerCG) Txn([]string, []any) string { return "" }
+
 type layoutIndexerKC struct{ s kc.Indexer }
+
+func (l *layoutIndexerKC) Txn([]string, []any) string { return "" }
 
 func (l *layoutIndexerKC) Add(_ string, obj any)    { _ = l.s.Add(obj) }
 func (l *layoutIndexerKC) Update(_ string, obj any) { _ = l.s.Update(obj) }
@@ -599,6 +658,19 @@ func (r *layoutRandom) step() bool {
 			items[r.key(o)] = o
 		}
 		return p.do(fmt.Sprintf("replace %d items", len(items)), func(s layoutStore) string { s.Replace(items, "9"); return "" })
+	case c < 86:
+		var keys []string
+		var objs []any
+		for i := r.rng.Intn(6); i >= 0; i-- {
+			o := r.anyPod()
+			keys = append(keys, r.key(o))
+			if r.rng.Intn(3) == 0 {
+				objs = append(objs, nil)
+			} else {
+				objs = append(objs, o)
+			}
+		}
+		return p.do(fmt.Sprintf("transaction %q", keys), func(s layoutStore) string { return s.Txn(keys, objs) })
 	case c < 88:
 		names := [][]string{{"single2"}, {"nilseen"}, {"single2", "nilseen"}}[r.rng.Intn(3)]
 		if r.panics {
@@ -629,19 +701,26 @@ func TestLongRandomSequencesOfWritesAndInPlaceMutationsLeaveTheStoreClientGoLeav
 		values  []string
 		indexer []string
 		panics  bool
+		items   bool
 	}{
-		{"few keys many values", 12, 400, 8, []string{"a", "b", "c", "d", "e"}, []string{"multi", "single", "namespace"}, false},
-		{"key sets crossing 64", 3, 600, 90, []string{"a", "b"}, []string{"multi", "single"}, false},
-		{"a panicking index alone", 12, 300, 8, []string{"a", "b", "c"}, []string{"panicky"}, true},
+		{"few keys many values", 12, 400, 8, []string{"a", "b", "c", "d", "e"}, []string{"multi", "single", "namespace"}, false, false},
+		{"key sets crossing 64", 3, 600, 90, []string{"a", "b"}, []string{"multi", "single"}, false, false},
+		{"a panicking index alone", 12, 300, 8, []string{"a", "b", "c"}, []string{"panicky"}, true, false},
+		{"a panicking index among others (items only)", 12, 300, 8, []string{"a", "b", "c"}, []string{"panicky", "multi", "namespace"}, true, true},
 	}
 	for _, row := range rows {
 		for seed := 1; seed <= row.seeds; seed++ {
 			t.Run(fmt.Sprintf("%s/seed %d", row.name, seed), func(t *testing.T) {
 				p := newLayoutPair(t, row.indexer, nil)
+				p.names.itemsOnly = row.items
 				r := &layoutRandom{p: p, rng: rand.New(rand.NewSource(int64(seed))), keys: layoutKeys(row.keys), values: row.values, panics: row.panics}
 				p.probe = r.keys
 				for i := 0; i < row.steps && r.step(); i++ {
 				}
+				if row.panics && p.panics == 0 {
+					t.Error("no operation panicked: the attack did not run")
+				}
+				t.Logf("%d steps, %d panics", p.step, p.panics)
 			})
 		}
 	}
