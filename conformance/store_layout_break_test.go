@@ -824,3 +824,39 @@ func TestChunkBoundariesFreeListReuseAndKeyTableGrowthGiveClientGoResults(t *tes
 		})
 	}
 }
+
+func TestAPanickingIndexFunctionInAddIndexersAndReplaceLeavesClientGosState(t *testing.T) {
+	p := newLayoutPair(t, []string{"single"}, nil)
+	p.probe = []string{"k", "j"}
+	bad := p.pod("bad", "ns", "n", map[string]string{"s": "a", "panic": "yes"})
+	p.do("add k bad", func(s layoutStore) string { s.Add("k", bad); return "" })
+	p.do("addIndexers panicky", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"panicky"})) })
+	p.do("addIndexers panicky again", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"panicky"})) })
+	p.do("replace {j: bad}", func(s layoutStore) string { s.Replace(map[string]any{"j": bad}, "2"); return "" })
+	p.do("delete j", func(s layoutStore) string { s.Delete("j"); return "" })
+	delete(bad.Labels, "panic")
+	p.do("delete j after the fix", func(s layoutStore) string { s.Delete("j"); return "" })
+	p.do("update k bad", func(s layoutStore) string { s.Update("k", bad); return "" })
+}
+
+func TestADetachedRecordReadsAsNilAndIsAdoptedThroughEveryWriteAsInClientGo(t *testing.T) {
+	p := newLayoutPair(t, []string{"single", "multi"}, nil)
+	p.probe = []string{"k", "j"}
+	o := p.pod("o1", "ns", "n", map[string]string{"s": "a", "m": "x,y"})
+	p.do("add k o1", func(s layoutStore) string { s.Add("k", o); return "" })
+	o.Labels["s"], o.Labels["m"] = "b", "y,z"
+	p.do("delete k after in-place change", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("add j o1", func(s layoutStore) string { s.Add("j", o); return "" })
+	p.do("add k o1 (adopt)", func(s layoutStore) string { s.Add("k", o); return "" })
+	o.Labels["s"] = "c"
+	p.do("update k o1 changed again", func(s layoutStore) string { s.Update("k", o); return "" })
+	o.Labels["s"], o.Labels["m"] = "d", "w"
+	p.do("delete k again", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("addIndexers single2", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"single2"})) })
+	p.do("transaction add k, delete k", func(s layoutStore) string { return s.Txn([]string{"k", "k"}, []any{o, nil}) })
+	o2 := p.pod("o2", "ns", "n2", map[string]string{"s": "a"})
+	p.do("add k o2", func(s layoutStore) string { s.Add("k", o2); return "" })
+	p.do("delete k o2", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("replace {k: o1}", func(s layoutStore) string { s.Replace(map[string]any{"k": o}, "5"); return "" })
+	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+}
