@@ -860,3 +860,52 @@ func TestADetachedRecordReadsAsNilAndIsAdoptedThroughEveryWriteAsInClientGo(t *t
 	p.do("replace {k: o1}", func(s layoutStore) string { s.Replace(map[string]any{"k": o}, "5"); return "" })
 	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
 }
+
+func TestKeySetsCrossingSixtyFourAndManyValuedObjectsIndexAsInClientGo(t *testing.T) {
+	p := newLayoutPair(t, []string{"single", "multi"}, nil)
+	many := func(from, n int) string {
+		var v []string
+		for i := from; i < from+n; i++ {
+			v = append(v, fmt.Sprintf("v%d", i))
+		}
+		return strings.Join(v, ",")
+	}
+	var pods []*corev1.Pod
+	for i := 0; i < 70; i++ {
+		pods = append(pods, p.pod(fmt.Sprintf("o%d", i), "ns", fmt.Sprint(i), map[string]string{"s": "a", "m": many(i%3, 20)}))
+	}
+	p.do("add 70 under a", func(s layoutStore) string {
+		for i, o := range pods {
+			s.Add(fmt.Sprintf("k%d", i), o)
+		}
+		return ""
+	})
+	for i := 0; i < 70; i += 2 {
+		pods[i].Labels["m"] = many(10+i%4, 20) + "," + many(0, 3)
+	}
+	p.do("update the changed half", func(s layoutStore) string {
+		for i := 0; i < 70; i += 2 {
+			s.Update(fmt.Sprintf("k%d", i), pods[i])
+		}
+		return ""
+	})
+	p.do("delete down to 63", func(s layoutStore) string {
+		for i := 0; i < 7; i++ {
+			s.Delete(fmt.Sprintf("k%d", i))
+		}
+		return ""
+	})
+	p.do("delete all but one", func(s layoutStore) string {
+		for i := 7; i < 69; i++ {
+			s.Delete(fmt.Sprintf("k%d", i))
+		}
+		return ""
+	})
+	p.do("delete the last", func(s layoutStore) string { s.Delete("k69"); return "" })
+	p.do("re-add 70", func(s layoutStore) string {
+		for i, o := range pods {
+			s.Add(fmt.Sprintf("k%d", i), o)
+		}
+		return ""
+	})
+}
