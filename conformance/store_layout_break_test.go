@@ -74,6 +74,13 @@ func layoutIndexFunc(name string) func(obj any) ([]string, error) {
 			}
 			return []string{"other"}, nil
 		}
+	case "erring":
+		return func(obj any) ([]string, error) {
+			if _, ok := labels(obj)["err"]; ok {
+				return nil, fmt.Errorf("index function fails on purpose")
+			}
+			return []string{labels(obj)["s"]}, nil
+		}
 	case "panicky":
 		return func(obj any) ([]string, error) {
 			if _, ok := labels(obj)["panic"]; ok {
@@ -428,7 +435,7 @@ func TestAnUpdateAfterAnInPlaceMutationToTheSameSingleValueIndexesTheKeyUnderItA
 // layoutPreloadRun runs the same writes after a preloaded construction.
 func layoutPreloadRun(t *testing.T, indexers []string, indices map[string]map[string][]string) {
 	p := newLayoutPair(t, indexers, indices)
-	p.probe = []string{"k", "x", "ghost"}
+	p.probe = []string{"k", "x", "ghost", ""}
 	p.do("new", func(s layoutStore) string { return "" })
 	o := p.pod("o1", "a", "n", map[string]string{"s": "a", "m": "a,c"})
 	p.do("add k o1", func(s layoutStore) string { s.Add("k", o); return "" })
@@ -439,6 +446,7 @@ func layoutPreloadRun(t *testing.T, indexers []string, indices map[string]map[st
 	})
 	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
 	p.do("add x o1", func(s layoutStore) string { s.Add("x", o); return "" })
+	p.do("add \"\" o1", func(s layoutStore) string { s.Add("", o); return "" })
 	p.do("replace {k: o1}", func(s layoutStore) string { s.Replace(map[string]any{"k": o}, "1"); return "" })
 }
 
@@ -450,6 +458,7 @@ func TestPreloadedKeysNotStoredReadAsNilAndAreAdoptedAsInClientGo(t *testing.T) 
 	}{
 		{"a key preloaded under the value it will get", []string{"single"}, map[string]map[string][]string{"single": {"a": {"k"}, "z": {"ghost"}}}},
 		{"a multi-value index", []string{"multi"}, map[string]map[string][]string{"multi": {"a": {"k", "ghost"}, "b": {"ghost"}}}},
+		{"the empty key and a key in two values", []string{"single"}, map[string]map[string][]string{"single": {"a": {"", "k"}, "b": {"k", "x"}}}},
 		{"two indices sharing keys", []string{"multi", "single"}, map[string]map[string][]string{"multi": {"a": {"k", "ghost"}}, "single": {"q": {"ghost", "x"}}}},
 	}
 	for _, row := range rows {
@@ -908,4 +917,25 @@ func TestKeySetsCrossingSixtyFourAndManyValuedObjectsIndexAsInClientGo(t *testin
 		}
 		return ""
 	})
+}
+
+func TestAnIndexFunctionErrorPanicsWithClientGosMessageAtEveryWrite(t *testing.T) {
+	p := newLayoutPair(t, []string{"erring"}, nil)
+	p.probe = []string{"k", "j"}
+	bad := p.pod("bad", "ns", "n", map[string]string{"s": "a", "err": "yes"})
+	good := p.pod("good", "ns", "n", map[string]string{"s": "a"})
+	p.do("add k bad", func(s layoutStore) string { s.Add("k", bad); return "" })
+	p.do("update k good", func(s layoutStore) string { s.Update("k", good); return "" })
+	p.do("update k bad", func(s layoutStore) string { s.Update("k", bad); return "" })
+	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("index bad", func(s layoutStore) string {
+		_, err := s.Index("erring", bad)
+		return fmt.Sprint(err)
+	})
+	p.do("replace {j: bad}", func(s layoutStore) string { s.Replace(map[string]any{"j": bad}, "2"); return "" })
+	p.do("transaction j good, k bad", func(s layoutStore) string { return s.Txn([]string{"j", "k"}, []any{good, bad}) })
+	p.do("addIndexers erring2", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"nilseen"})) })
+	if p.panics == 0 {
+		t.Error("no write panicked")
+	}
 }
