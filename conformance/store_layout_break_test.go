@@ -841,6 +841,9 @@ func TestAPanickingIndexFunctionInAddIndexersAndReplaceLeavesClientGosState(t *t
 	p.do("add k bad", func(s layoutStore) string { s.Add("k", bad); return "" })
 	p.do("addIndexers panicky", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"panicky"})) })
 	p.do("addIndexers panicky again", func(s layoutStore) string { return fmt.Sprint(s.AddIndexers([]string{"panicky"})) })
+	// NB: with two indices, which one client-go updates before the panic
+	// follows its map order; from here on only the items are compared.
+	p.names.itemsOnly = true
 	p.do("replace {j: bad}", func(s layoutStore) string { s.Replace(map[string]any{"j": bad}, "2"); return "" })
 	p.do("delete j", func(s layoutStore) string { s.Delete("j"); return "" })
 	delete(bad.Labels, "panic")
