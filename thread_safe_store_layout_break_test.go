@@ -10,6 +10,8 @@ import (
 	"weak"
 
 	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
 )
 
@@ -234,4 +236,74 @@ func TestAHugeDeletedKeyIsFreedAndAListedKeyPinsOnlyItsOwnBytes(t *testing.T) {
 		t.Fatalf("kept key %q", small)
 	}
 	runtime.KeepAlive(s)
+}
+
+func TestConcurrentNamedReadsOfAKeyFunctionIndexerSeeTheObjectOfTheirKey(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	ix := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+	pod := func(ns, name, rv string) *corev1.Pod {
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv}}
+	}
+	namespaces := []string{"", "a", strings.Repeat("n", 150)} // the last one builds its key past the stack buffer
+	var writers, readers sync.WaitGroup
+	stop := make(chan struct{})
+	for w := 0; w < 2; w++ {
+		writers.Add(1)
+		go func(w int) {
+			defer writers.Done()
+			for i := 0; i < 3000; i++ {
+				p := pod(namespaces[(i+w)%3], fmt.Sprintf("p%d", i%200), fmt.Sprint(i))
+				switch i % 5 {
+				case 0, 1, 2:
+					_ = ix.Update(p)
+				case 3:
+					_ = ix.Delete(p)
+				default:
+					if i%1000 == 4 {
+						_ = ix.Replace([]interface{}{pod("a", "p1", "1"), pod("", "p2", "1")}, "1")
+					}
+				}
+			}
+		}(w)
+	}
+	errs := make(chan string, 4)
+	for r := 0; r < 2; r++ {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				for _, ns := range namespaces {
+					objs, _ := ix.ByIndex(NamespaceIndex, ns)
+					for _, o := range objs {
+						p := o.(*corev1.Pod)
+						if p.Namespace != ns {
+							select {
+							case errs <- fmt.Sprintf("ByIndex(%q) gave a pod of %q", ns, p.Namespace):
+							default:
+							}
+						}
+						key, _ := MetaNamespaceKeyFunc(p)
+						if got, ok, _ := ix.GetByKey(key); ok && got.(*corev1.Pod).Name != p.Name {
+							select {
+							case errs <- "GetByKey(" + key + ") gave " + got.(*corev1.Pod).Name:
+							default:
+							}
+						}
+					}
+				}
+			}
+		}()
+	}
+	writers.Wait()
+	close(stop)
+	readers.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
