@@ -89,7 +89,9 @@ type index map[string]sets.Set[string]
 // valueIndex is one named index: its IndexFunc and, for every value that
 // function produced for a stored object, the record ids of those objects.
 //
-// Invariant: byValue holds no empty keySet, and record id is in byValue[v]
+// Invariant: byValue holds no empty keySet but those given empty in the
+// initial Indices (client-go lists such a value until a record joins and
+// leaves it, or a Replace), and record id is in byValue[v]
 // iff v is among indexFunc of id's object as it was when last written (for
 // records loaded from given Indices: or they were given under v). An object
 // changed in place after it was written can thus leave its record under
@@ -127,6 +129,12 @@ type storeIndices struct {
 	ordered []*valueIndex
 	// recs are the owning map's records, shared with every index.
 	recs *storeRecords
+	// pending holds the content given in the initial Indices for names
+	// no IndexFunc is registered under (yet): listed by
+	// ListIndexFuncValues, never read nor written otherwise, taken over by
+	// an AddIndexers of that name, and dropped by a Replace, as in
+	// client-go. Their memberships count in the records' refs. Usually nil.
+	pending map[string]*valueIndex
 }
 
 // newStoreIndices returns indices for the given indexers, all empty, over
@@ -152,11 +160,22 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 	return vi
 }
 
-// clear empties every index, keeping the index functions.
+// clear empties every index, keeping the index functions, and drops the
+// pending content.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
 		vi.byValue, vi.spare = map[string]*keySet{}, nil
 	}
+	ix.pending = nil
+}
+
+// listed returns the index whose values ListIndexFuncValues lists under
+// name: a registered one, or pending content; nil when there is neither.
+func (ix *storeIndices) listed(name string) *valueIndex {
+	if vi := ix.byName[name]; vi != nil {
+		return vi
+	}
+	return ix.pending[name]
 }
 
 // add records id under every value of obj, its object, in every index. An
@@ -207,6 +226,12 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	}
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
+		if p := ix.pending[name]; p != nil {
+			// NB: client-go fills the index on top of what it was
+			// given for that name; the memberships keep their refs.
+			vi.byValue, vi.spare = p.byValue, p.spare
+			delete(ix.pending, name)
+		}
 		ix.recs.forEachStored(vi.add)
 	}
 	return nil
@@ -368,20 +393,38 @@ func containsString(list []string, s string) bool {
 }
 
 // load adds the content of indices, as given to NewThreadSafeStore, to the
-// registered indices of the same names. Keys are resolved through recordFor,
-// which creates records for keys not stored yet.
+// registered indices of the same names, and keeps the content of other
+// names as pending. A value given with no keys is kept, empty. Keys are
+// resolved through recordFor, which creates records for keys not stored
+// yet.
 func (ix *storeIndices) load(indices Indices, recordFor func(key string) int32) {
 	for name, byValue := range indices {
 		vi := ix.byName[name]
 		if vi == nil {
-			continue
+			vi = ix.pendingIndex(name)
 		}
 		for value, keys := range byValue {
+			if len(keys) == 0 && vi.byValue[value] == nil {
+				vi.byValue[value] = vi.newKeySet()
+			}
 			for key := range keys {
 				vi.addEntry(value, recordFor(key))
 			}
 		}
 	}
+}
+
+// pendingIndex returns the pending content of name, creating it empty.
+func (ix *storeIndices) pendingIndex(name string) *valueIndex {
+	if ix.pending == nil {
+		ix.pending = map[string]*valueIndex{}
+	}
+	vi := ix.pending[name]
+	if vi == nil {
+		vi = &valueIndex{name: name, byValue: map[string]*keySet{}, recs: ix.recs}
+		ix.pending[name] = vi
+	}
+	return vi
 }
 
 // objectsLocked returns the objects of the records that have value in this

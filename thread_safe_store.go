@@ -460,7 +460,7 @@ func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, 
 func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	vi := m.indices.byName[indexName]
+	vi := m.indices.listed(indexName)
 	if vi == nil {
 		return []string{}
 	}

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -41,7 +42,11 @@ func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 	defer m.lock.RUnlock()
 	r := &m.recs
 	refs := make([]int32, r.n)
-	for _, vi := range m.indices.ordered {
+	indices := slices.Clone(m.indices.ordered)
+	for _, vi := range m.indices.pending {
+		indices = append(indices, vi)
+	}
+	for _, vi := range indices {
 		for _, ks := range vi.byValue {
 			ks.forEach(func(id int32) { refs[id]++ })
 		}

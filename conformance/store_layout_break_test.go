@@ -942,3 +942,21 @@ func TestAnIndexFunctionErrorPanicsWithClientGosMessageAtEveryWrite(t *testing.T
 		t.Error("no write panicked")
 	}
 }
+
+func TestPendingIndicesGoWithAReplaceAndAnEmptyGivenValueGoesOnceARecordJoinsAndLeavesItAsInClientGo(t *testing.T) {
+	p := newLayoutPair(t, []string{"single"}, map[string]map[string][]string{
+		"preloaded-only": {"v": {"k", "x"}},
+		"single":         {"e": {}},
+	})
+	p.probe = []string{"k", "x", "e1"}
+	o := p.pod("o1", "a", "n", map[string]string{"s": "a", "m": "a"})
+	e := p.pod("e1", "a", "n", map[string]string{"s": "e", "m": "e"})
+	p.do("add k o1", func(s layoutStore) string { s.Add("k", o); return "" })
+	p.do("add e1 into the empty value", func(s layoutStore) string { s.Add("e1", e); return "" })
+	p.do("delete e1", func(s layoutStore) string { s.Delete("e1"); return "" })
+	p.do("delete k", func(s layoutStore) string { s.Delete("k"); return "" })
+	p.do("replace {k: o1}", func(s layoutStore) string { s.Replace(map[string]any{"k": o}, "1"); return "" })
+	p.do("addIndexers preloaded-only", func(s layoutStore) string {
+		return fmt.Sprint(s.AddIndexers([]string{"preloaded-only"}))
+	})
+}
