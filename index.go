@@ -115,6 +115,9 @@ type valueIndex struct {
 	// spare holds key sets allocated ahead, in one block, for the next new
 	// values (see newKeySet).
 	spare []keySet
+	// spareIDs holds the first lists of the next new key sets, in one
+	// block (see newKeySet).
+	spareIDs []int32
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -164,7 +167,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 // pending content.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
-		vi.byValue, vi.spare = map[string]*keySet{}, nil
+		vi.byValue, vi.spare, vi.spareIDs = map[string]*keySet{}, nil, nil
 	}
 	ix.pending = nil
 }
@@ -229,7 +232,7 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 		if p := ix.pending[name]; p != nil {
 			// NB: client-go fills the index on top of what it was
 			// given for that name; the memberships keep their refs.
-			vi.byValue, vi.spare = p.byValue, p.spare
+			vi.byValue, vi.spare, vi.spareIDs = p.byValue, p.spare, p.spareIDs
 			delete(ix.pending, name)
 		}
 		ix.recs.forEachStored(vi.add)

@@ -170,3 +170,41 @@ func checkKeySetMembers(t *testing.T, s *keySet, want map[int32]bool) {
 		t.Fatalf("forEach gave %d ids, want %d", n, len(want))
 	}
 }
+
+func TestAKeySetOutgrowingItsFirstListFromABlockLeavesItsNeighboursAlone(t *testing.T) {
+	vi := &valueIndex{}
+	sets := make([]*keySet, 2*keySetListBlockSize+1)
+	for i := range sets {
+		sets[i] = vi.newKeySet()
+		if sets[i].len() != 0 || cap(sets[i].ids) != keySetListMin {
+			t.Fatalf("set %d: %d members, first list of capacity %d", i, sets[i].len(), cap(sets[i].ids))
+		}
+	}
+	for i, ks := range sets {
+		for j := 0; j < keySetListMin; j++ {
+			ks.insert(int32(1000*i + j))
+		}
+	}
+	// Each set in turn grows past its first list while its neighbours
+	// hold a full one.
+	for i, ks := range sets {
+		for j := keySetListMin; j < 3*keySetListMin; j++ {
+			ks.insert(int32(1000*i + j))
+		}
+		for k, other := range sets {
+			want := keySetListMin
+			if k <= i {
+				want = 3 * keySetListMin
+			}
+			if other.len() != want {
+				t.Fatalf("after set %d grew, set %d has %d members, want %d", i, k, other.len(), want)
+			}
+			for j := 0; j < want; j++ {
+				if !other.has(int32(1000*k + j)) {
+					t.Fatalf("after set %d grew, set %d lost member %d", i, k, 1000*k+j)
+				}
+			}
+			checkKeySet(t, other)
+		}
+	}
+}
