@@ -134,11 +134,12 @@ func sharePodParts(obj interface{}) {
 // persistentVolumeClaim source of every volume; and the allocatedResources
 // and resources of every container status. Nothing else is touched
 // (container names, images and volumeMounts, which often differ per pod,
-// stay the pod's own). Shared slices have their length as capacity, so an
-// append to one never writes to another pod's.
+// stay the pod's own). A canonical value is a deep copy made by the table,
+// so every slice in it, at any depth, has its length as capacity: an
+// append to a slice read from one pod never writes into another pod's.
 //
 // The strings of the parts that stay the pod's own are interned (Go's
-// unique package, as InternStrings does): of every container its name,
+// weak table InternStrings uses): of every container its name,
 // image, terminationMessagePath, terminationMessagePolicy, imagePullPolicy
 // and the name, mountPath and subPath of its volumeMounts; every volume's
 // name; the spec's nodeName, serviceAccountName, serviceAccount,
@@ -161,7 +162,14 @@ func sharePodParts(obj interface{}) {
 // contract: DeepCopy before mutating). Writing in place to a shared part of
 // one cached pod would show in every pod sharing it.
 //
-// The content of the pod never changes, so ShareIdenticalPodParts is
+// The content of the pod never changes, with one exception that no API
+// reading shows: every resource.Quantity of a shared part has its cached
+// string filled in (what Quantity.String does on first use), so that no
+// reader's String or protobuf Marshal of one cached pod ever writes into a
+// part other pods share (a data race with a transform reading it). Its
+// value, its JSON and protobuf forms and apimachinery's semantic equality
+// are unchanged; reflect.DeepEqual against a copy taken before the
+// transform sees that cached string. So ShareIdenticalPodParts is
 // idempotent and commutes with every other transform; it edits in place
 // and writes a field only when it does not hold the canonical value
 // already, so a second application writes nothing. The canonical values
@@ -176,7 +184,7 @@ func sharePodParts(obj interface{}) {
 // nothing: Marshal fills in resource.Quantity's cached string) and a table
 // lookup under the table's mutex per shared part, a reflect.DeepEqual
 // against the canonical value when the part is not that value already,
-// one copy of a part seen for the first time, and one unique lookup per
+// one copy of a part seen for the first time, and one interning-table lookup per
 // interned string. BenchmarkTransformCost and BenchmarkTransformCostRealisticPods
 // (benchmarks/) give the time and allocations per pod: on realistic pods
 // about 36 µs of CPU and 80 allocations the first time (an eighth of the

@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"maps"
 	"reflect"
 	"runtime"
 	"sync"
@@ -20,12 +19,14 @@ type canonTable struct {
 	// entries are the canonical values by contentHash; several per hash
 	// only when unequal values collide.
 	entries map[uint64][]canonEntry
-	// ids are the addresses (and lengths) of the canonical objects, for
-	// the fast path of a part that is canonical already. NB: an address
-	// holds nothing alive; one reused by a new object before the cleanup
-	// of the collected canonical object ran only makes that object's part
-	// look canonical, so it is not shared: never a wrong value.
-	ids map[canonID]int
+	// ids maps the address (and length) of each canonical object to its
+	// weak pointer, for the fast path of a part that is canonical already.
+	// NB: an address holds nothing alive, and a collected canonical
+	// object's address may be reused before its cleanup ran; the weak
+	// pointer tells them apart (it gives nil once its object is
+	// unreachable), so a new object at a reused address is never taken for
+	// a canonical one.
+	ids map[canonID]weak.Pointer[byte]
 }
 
 // canonID is a canonical object's address and length.
@@ -49,12 +50,12 @@ type canonKey struct {
 }
 
 // isCanonical reports whether the value whose object is id, of length n,
-// is (very likely, see ids) a canonical value of t already.
+// is a canonical value of t already.
 func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	_, ok := t.ids[canonID{addr: uintptr(id), n: n}]
-	return ok
+	wp, ok := t.ids[canonID{addr: uintptr(id), n: n}]
+	return ok && unsafe.Pointer(wp.Value()) == id
 }
 
 // canonical returns the object of the canonical value equal to the value
@@ -83,11 +84,11 @@ func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(un
 	c := clone()
 	wp := weak.Make((*byte)(c))
 	if t.entries == nil {
-		t.entries, t.ids = make(map[uint64][]canonEntry), make(map[canonID]int)
+		t.entries, t.ids = make(map[uint64][]canonEntry), make(map[canonID]weak.Pointer[byte])
 	}
 	t.entries[h] = append(list, canonEntry{obj: wp, n: n})
 	cid := canonID{addr: uintptr(c), n: n}
-	t.ids[cid]++
+	t.ids[cid] = wp
 	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp, id: cid})
 	return c
 }
@@ -108,7 +109,7 @@ func (t *canonTable) forget(k canonKey) {
 	} else {
 		t.entries[k.hash] = list
 	}
-	if t.ids[k.id]--; t.ids[k.id] <= 0 {
+	if t.ids[k.id] == k.obj {
 		delete(t.ids, k.id)
 	}
 }
@@ -135,9 +136,10 @@ func (s *sharedPointers[T]) share(p **T) {
 	if v == nil || s.table.isCanonical(unsafe.Pointer(v), 0) {
 		return
 	}
+	settleQuantities(reflect.ValueOf(v).Elem())
 	c := (*T)(s.table.canonical(contentHash(reflect.ValueOf(v).Elem()), unsafe.Pointer(v), 0,
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, (*T)(c)) },
-		func() unsafe.Pointer { n := new(T); *n = *v; return unsafe.Pointer(n) }))
+		func() unsafe.Pointer { return unsafe.Pointer(deepCopyPointer(v)) }))
 	if c != v {
 		*p = c
 	}
@@ -159,9 +161,10 @@ func (s *sharedSlices[S, E]) share(p *S) {
 	if s.table.isCanonical(id, len(v)) {
 		return
 	}
+	settleQuantities(reflect.ValueOf(v))
 	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, len(v),
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, S(unsafe.Slice((*E)(c), len(v)))) },
-		func() unsafe.Pointer { n := make(S, len(v)); copy(n, v); return unsafe.Pointer(&n[0]) })
+		func() unsafe.Pointer { return unsafe.Pointer(&deepCopySlice(v)[0]) })
 	if c != id {
 		*p = S(unsafe.Slice((*E)(c), len(v)))
 	}
@@ -183,9 +186,10 @@ func (s *sharedMaps[M, K, V]) share(p *M) {
 	if s.table.isCanonical(id, 0) {
 		return
 	}
+	settleQuantities(reflect.ValueOf(v))
 	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, 0,
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, objectMap[M](c)) },
-		func() unsafe.Pointer { return mapObject(maps.Clone(v)) })
+		func() unsafe.Pointer { return mapObject(deepCopyMap(v)) })
 	if c != id {
 		*p = objectMap[M](c)
 	}
