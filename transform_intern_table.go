@@ -23,13 +23,7 @@ type internTable struct {
 	// mu guards entries.
 	mu sync.RWMutex
 	// entries are the canonical copies by hash of their content.
-	entries map[uint64][]internEntry
-}
-
-// internEntry is one canonical string: its bytes, weakly, and its length.
-type internEntry struct {
-	data weak.Pointer[byte]
-	n    int
+	entries weakEntries
 }
 
 // internKey names an entry for the cleanup that removes it.
@@ -45,7 +39,7 @@ var internedStrings internTable
 // t.mu is held (read or write).
 func (t *internTable) lookupLocked(h uint64, s string) (string, bool) {
 	for _, e := range t.entries[h] {
-		if p := e.data.Value(); p != nil && e.n == len(s) {
+		if p := e.obj.Value(); p != nil && e.n == len(s) {
 			if c := unsafe.String(p, e.n); c == s {
 				return c, true
 			}
@@ -73,9 +67,9 @@ func (t *internTable) canonical(s string) string {
 	p := unsafe.StringData(c)
 	wp := weak.Make(p)
 	if t.entries == nil {
-		t.entries = make(map[uint64][]internEntry)
+		t.entries = make(weakEntries)
 	}
-	t.entries[h] = append(t.entries[h], internEntry{data: wp, n: len(c)})
+	t.entries[h] = append(t.entries[h], weakEntry{obj: wp, n: len(c)})
 	runtime.AddCleanup(p, t.forget, internKey{hash: h, data: wp})
 	return c
 }
@@ -84,16 +78,5 @@ func (t *internTable) canonical(s string) string {
 func (t *internTable) forget(k internKey) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	list := t.entries[k.hash]
-	for i, e := range list {
-		if e.data == k.data {
-			list = append(list[:i], list[i+1:]...)
-			break
-		}
-	}
-	if len(list) == 0 {
-		delete(t.entries, k.hash)
-	} else {
-		t.entries[k.hash] = list
-	}
+	t.entries.forget(k.hash, k.data)
 }

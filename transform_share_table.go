@@ -18,7 +18,7 @@ type canonTable struct {
 	mu sync.RWMutex
 	// entries are the canonical values by contentHash; several per hash
 	// only when unequal values collide.
-	entries map[uint64][]canonEntry
+	entries weakEntries
 	// ids maps the address (and length) of each canonical object to its
 	// weak pointer, for the fast path of a part that is canonical already.
 	// NB: an address holds nothing alive, and a collected canonical
@@ -33,13 +33,6 @@ type canonTable struct {
 type canonID struct {
 	addr uintptr
 	n    int
-}
-
-// canonEntry is one canonical value: its object, weakly, and its length
-// (slices: the canonical slice is the first n elements from there).
-type canonEntry struct {
-	obj weak.Pointer[byte]
-	n   int
 }
 
 // canonKey names an entry for the cleanup that removes it.
@@ -84,9 +77,9 @@ func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(un
 	c := clone()
 	wp := weak.Make((*byte)(c))
 	if t.entries == nil {
-		t.entries, t.ids = make(map[uint64][]canonEntry), make(map[canonID]weak.Pointer[byte])
+		t.entries, t.ids = make(weakEntries), make(map[canonID]weak.Pointer[byte])
 	}
-	t.entries[h] = append(list, canonEntry{obj: wp, n: n})
+	t.entries[h] = append(list, weakEntry{obj: wp, n: n})
 	cid := canonID{addr: uintptr(c), n: n}
 	t.ids[cid] = wp
 	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp, id: cid})
@@ -97,18 +90,7 @@ func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(un
 func (t *canonTable) forget(k canonKey) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	list := t.entries[k.hash]
-	for i, e := range list {
-		if e.obj == k.obj {
-			list = append(list[:i], list[i+1:]...)
-			break
-		}
-	}
-	if len(list) == 0 {
-		delete(t.entries, k.hash)
-	} else {
-		t.entries[k.hash] = list
-	}
+	t.entries.forget(k.hash, k.obj)
 	if t.ids[k.id] == k.obj {
 		delete(t.ids, k.id)
 	}
