@@ -14,9 +14,9 @@ func deltaFIFOMemoryKey(obj interface{}) (string, error) {
 	return obj.(deltaFIFOMemoryObj).key, nil
 }
 
-// itemsMapOf identifies the map behind f.items, to tell whether it was
-// replaced.
-func itemsMapOf(f *DeltaFIFO) uintptr { return reflect.ValueOf(f.items).Pointer() }
+// mapIdentity identifies the map behind a queue's items, to tell whether it
+// was replaced.
+func mapIdentity[V any](items map[string]V) uintptr { return reflect.ValueOf(items).Pointer() }
 
 func TestDeltaFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsOrder(t *testing.T) {
 	cases := []struct {
@@ -51,11 +51,11 @@ func TestDeltaFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsOrder(t *testing.T)
 					mustNoErr(t, f.Add(obj))
 				}
 			}
-			before := itemsMapOf(f)
+			before := mapIdentity(f.items)
 			for i := 0; i < tc.burst-tc.remain; i++ {
 				popAndCheck(t, f, objs[i])
 			}
-			if got := itemsMapOf(f) != before; got != tc.replaced {
+			if got := mapIdentity(f.items) != before; got != tc.replaced {
 				t.Errorf("map replaced = %v, want %v", got, tc.replaced)
 			}
 			if f.itemsPeak != tc.peak {
@@ -98,7 +98,7 @@ func TestDeltaFIFOSteadyStateBelowTheKeptSizeNeverReplacesItsMap(t *testing.T) {
 			for i := 0; i < tc.backlog; i++ {
 				mustNoErr(t, f.Add(objs[i]))
 			}
-			m := itemsMapOf(f)
+			m := mapIdentity(f.items)
 			next := tc.backlog
 			process := func(interface{}, bool) error { return nil }
 			// NB: one Add and one Pop allocate the Deltas slice and its boxing
@@ -111,7 +111,7 @@ func TestDeltaFIFOSteadyStateBelowTheKeptSizeNeverReplacesItsMap(t *testing.T) {
 			if allocs > 2 {
 				t.Errorf("%.1f allocations per Add and Pop, want at most 2", allocs)
 			}
-			if itemsMapOf(f) != m {
+			if mapIdentity(f.items) != m {
 				t.Error("the items map was replaced in steady state")
 			}
 		})

@@ -2,13 +2,8 @@ package cache
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 )
-
-// fifoItemsMapOf identifies the map behind f.items, to tell whether it was
-// replaced.
-func fifoItemsMapOf(f *FIFO) uintptr { return reflect.ValueOf(f.items).Pointer() }
 
 func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 	cases := []struct {
@@ -43,7 +38,7 @@ func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 					mustNoErr(t, f.Add(obj))
 				}
 			}
-			before := fifoItemsMapOf(f)
+			before := mapIdentity(f.items)
 			for i := 0; i < tc.remove; i++ {
 				if tc.delete {
 					mustNoErr(t, f.Delete(objs[i]))
@@ -51,7 +46,7 @@ func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 					fifoPopAndCheck(t, f, objs[i])
 				}
 			}
-			if got := fifoItemsMapOf(f) != before; got != tc.replaced {
+			if got := mapIdentity(f.items) != before; got != tc.replaced {
 				t.Errorf("map replaced = %v, want %v", got, tc.replaced)
 			}
 			if f.itemsPeak != tc.peak {

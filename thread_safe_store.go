@@ -195,18 +195,9 @@ func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
 // version is that of the last transaction's object, if it has metadata; the
 // intermediate ones are never recorded nor published.
 func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
-	if len(txns) == 0 {
-		return
-	}
-	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
-	m.lock.Lock()
-	defer m.lock.Unlock()
-	for _, txn := range txns {
-		m.applyLocked(txn.Type, plainKey(txn.Key), txn.Object)
-	}
-	if hasRV {
-		m.setResourceVersionLocked(rv)
-	}
+	transact(m, txns, func(t ThreadSafeStoreTransaction) (TransactionType, recordKey, interface{}) {
+		return t.Type, plainKey(t.Key), t.Object
+	})
 }
 
 // keyedTransaction is a Transaction with its key in either form (see
@@ -219,14 +210,24 @@ type keyedTransaction struct {
 // transactKeyed is Transaction of txns, whose keys are recordKeys: a key
 // the Store computed from an object's metadata costs no key string.
 func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
+	transact(m, txns, func(t keyedTransaction) (TransactionType, recordKey, interface{}) {
+		return t.Type, t.key, t.Object
+	})
+}
+
+// transact applies txns to m in order under one acquisition of its lock,
+// each taken apart by parts, and records the resource version of the last
+// transaction's object (see Transaction).
+func transact[T any](m *threadSafeMap, txns []T, parts func(T) (TransactionType, recordKey, interface{})) {
 	if len(txns) == 0 {
 		return
 	}
-	rv, hasRV := resourceVersionOf(txns[len(txns)-1].Object)
+	_, _, last := parts(txns[len(txns)-1])
+	rv, hasRV := resourceVersionOf(last)
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	for _, txn := range txns {
-		m.applyLocked(txn.Type, txn.key, txn.Object)
+		m.applyLocked(parts(txn))
 	}
 	if hasRV {
 		m.setResourceVersionLocked(rv)
