@@ -13,11 +13,18 @@ const (
 )
 
 // keyTable maps storage keys (recordKeys, compared and hashed by their
-// rendering) to record ids. It is an open-addressing hash
-// table of int32 slots with linear probing: a slot holds 0 when empty and
-// id+1 otherwise, and the key of id is read from the records the caller
-// passes (the store's storeRecords), so the table itself keeps 4 bytes per slot
-// and no pointer the garbage collector has to scan.
+// rendering) to record ids. It is an open-addressing hash table with linear
+// probing. A slot is a uint64: 0 when empty; otherwise the member's id+1 in
+// its low 32 bits and its tag, the low 32 bits of its key's hash, in the
+// high 32. The key of an id is read from the records the caller passes (the
+// store's storeRecords), so the table keeps 8 bytes per slot and no pointer
+// the garbage collector has to scan.
+//
+// The tag is what keeps the table off the records: a member's home slot is
+// its tag masked to the table size, so growing and deleting never read a
+// key or hash one again, and a lookup reads the key of a member only when
+// that member's tag is the key's own (a member of another key passes that
+// test with a chance of at most len(slots)/2^32).
 //
 // Deletion shifts the following members of the probe run back (no
 // tombstones), so a lookup stops at the first empty slot, however many
@@ -25,14 +32,15 @@ const (
 // are used; it never shrinks (a Go map does not either), and the store makes
 // a fresh one on Replace.
 //
-// Invariant: len(slots) is 0 or a power of two; count is the number of
-// non-zero slots, at most 3/4 of len(slots); every member id sits in the
-// probe run that starts at the home slot of r.key(id), with no empty slot
-// between its home and itself; no two members have the same key. keyTable
-// is not safe for concurrent use: the owning store's lock guards it.
+// Invariant: len(slots) is 0 or a power of two, at most 2^32; count is the
+// number of non-zero slots, at most 3/4 of len(slots); every member's tag is
+// the low 32 bits of hashOf(r.key(id)); every member sits in the probe run
+// that starts at its home slot, with no empty slot between its home and
+// itself; no two members have the same key. keyTable is not safe for
+// concurrent use: the owning store's lock guards it.
 type keyTable struct {
-	// slots holds id+1 of each member, 0 for an empty slot.
-	slots []int32
+	// slots holds each member's tag and id+1, 0 for an empty slot.
+	slots []uint64
 	// count is the number of members.
 	count int
 	// seed keys the hash; chosen when the table is made.
@@ -43,7 +51,7 @@ type keyTable struct {
 func newKeyTable(n int) keyTable {
 	t := keyTable{seed: maphash.MakeSeed()}
 	if n > 0 {
-		t.slots = make([]int32, keyTableSlotsFor(n))
+		t.slots = make([]uint64, keyTableSlotsFor(n))
 	}
 	return t
 }
@@ -58,106 +66,111 @@ func keyTableSlotsFor(n int) int {
 	return size
 }
 
+// keySlot packs a member: its tag tag and its id.
+func keySlot(id int32, tag uint32) uint64 { return uint64(tag)<<32 | uint64(uint32(id+1)) }
+
+// slotID returns the id of the member in slot s, a non-empty slot.
+func slotID(s uint64) int32 { return int32(uint32(s)) - 1 }
+
+// slotTag returns the tag of the member in slot s, a non-empty slot.
+func slotTag(s uint64) uint32 { return uint32(s >> 32) }
+
 // len returns the number of keys in t.
 func (t *keyTable) len() int { return t.count }
 
-// home returns the slot where the probe run of key starts. A key hashes
-// by its rendering (see recordKey.hash), so every split of a key has the
-// same home.
-func (t *keyTable) home(key recordKey) int {
-	return int(key.hash(t.seed) & uint64(len(t.slots)-1))
-}
+// hashOf returns the tag of key: the low 32 bits of its hash under t's
+// seed, which depends only on key's rendering (see recordKey.hash).
+func (t *keyTable) hashOf(key recordKey) uint32 { return uint32(key.hash(t.seed)) }
+
+// home returns the slot where the probe run of a member tagged tag starts.
+func (t *keyTable) home(tag uint32) int { return int(tag) & (len(t.slots) - 1) }
 
 // find returns the id stored under key (compared by rendering, see
 // recordKey.equal), or -1; r are the records the ids name. It does not
 // allocate.
 func (t *keyTable) find(key recordKey, r *storeRecords) int32 {
+	_, id, _ := t.lookup(key, t.hashOf(key), r)
+	return id
+}
+
+// lookup returns the slot, the id and the object slot (see
+// storeRecords.object) of key, whose tag is tag, or -1, -1 and nil. The
+// slot stays key's until t is next changed.
+func (t *keyTable) lookup(key recordKey, tag uint32, r *storeRecords) (int, int32, interface{}) {
 	if t.count == 0 {
-		return -1
+		return -1, -1, nil
 	}
 	mask := len(t.slots) - 1
-	for i := t.home(key); ; i = (i + 1) & mask {
+	for i := t.home(tag); ; i = (i + 1) & mask {
 		s := t.slots[i]
 		if s == 0 {
-			return -1
+			return -1, -1, nil
 		}
-		if r.key(s - 1).equal(key) {
-			return s - 1
+		if slotTag(s) != tag {
+			continue
+		}
+		// NB: the object is read with the key, before they are
+		// compared, so that its cache miss overlaps the key's: every
+		// write that finds its key goes on to the old object.
+		if k, obj := r.entry(slotID(s)); k.equal(key) {
+			return i, slotID(s), obj
 		}
 	}
 }
 
-// insert adds id, whose key r.key(id) is not in t yet, growing t first when
-// it is full.
-func (t *keyTable) insert(id int32, r *storeRecords) {
+// insert adds id, whose key is not in t yet and has the tag tag (see
+// hashOf), growing t first when it is full.
+func (t *keyTable) insert(id int32, tag uint32) {
 	if (t.count+1)*keyTableLoadDen > len(t.slots)*keyTableLoadNum {
-		t.grow(r)
+		t.grow()
 	}
-	t.place(id, r)
+	t.place(keySlot(id, tag))
 	t.count++
 }
 
-// place puts id in the first empty slot of its probe run; the caller
-// ensures there is one and keeps count.
-func (t *keyTable) place(id int32, r *storeRecords) {
+// place puts the member s in the first empty slot of its probe run; the
+// caller ensures there is one and keeps count.
+func (t *keyTable) place(s uint64) {
 	mask := len(t.slots) - 1
-	i := t.home(r.key(id))
+	i := t.home(slotTag(s))
 	for t.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = id + 1
+	t.slots[i] = s
 }
 
 // grow moves every member to a slot array twice as large (or the first
-// one).
-func (t *keyTable) grow(r *storeRecords) {
+// one). It reads no key: each member's home comes from its tag.
+func (t *keyTable) grow() {
 	old := t.slots
-	t.slots = make([]int32, max(2*len(old), keyTableMinSlots))
+	t.slots = make([]uint64, max(2*len(old), keyTableMinSlots))
 	for _, s := range old {
 		if s != 0 {
-			t.place(s-1, r)
+			t.place(s)
 		}
 	}
 }
 
-// remove deletes key, if present, and returns its id or -1. The record must
-// still have its key while remove runs.
-func (t *keyTable) remove(key recordKey, r *storeRecords) int32 {
-	if t.count == 0 {
-		return -1
-	}
-	mask := len(t.slots) - 1
-	i := t.home(key)
-	for {
-		s := t.slots[i]
-		if s == 0 {
-			return -1
-		}
-		if r.key(s - 1).equal(key) {
-			break
-		}
-		i = (i + 1) & mask
-	}
-	id := t.slots[i] - 1
-	t.shiftBack(i, r)
+// removeAt deletes the member in slot, a slot lookup returned since t last
+// changed.
+func (t *keyTable) removeAt(slot int) {
+	t.shiftBack(slot)
 	t.count--
-	return id
 }
 
 // shiftBack empties slot hole and moves back each later member of its probe
 // run whose home does not lie cyclically in (hole, its slot], so that every
 // member stays reachable from its home without crossing an empty slot.
-func (t *keyTable) shiftBack(hole int, r *storeRecords) {
+func (t *keyTable) shiftBack(hole int) {
 	mask := len(t.slots) - 1
 	for j := (hole + 1) & mask; ; j = (j + 1) & mask {
 		s := t.slots[j]
 		if s == 0 {
 			break
 		}
-		h := t.home(r.key(s - 1))
 		// NB: distances are taken modulo the table size, so the test
 		// holds across the wrap-around from the last slot to the first.
-		if (j-h)&mask >= (j-hole)&mask {
+		if (j-t.home(slotTag(s)))&mask >= (j-hole)&mask {
 			t.slots[hole] = s
 			hole = j
 		}

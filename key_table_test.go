@@ -56,7 +56,7 @@ func (km *keyTableModel) insert(key string) {
 		rk = splitKey(key)
 	}
 	id := km.recs.add(rk, key)
-	km.table.insert(id, &km.recs)
+	km.table.insert(id, km.table.hashOf(rk))
 	km.want[key] = id
 }
 
@@ -71,8 +71,12 @@ func (km *keyTableModel) remove(key string) {
 	if len(key)%3 == 0 {
 		rk = splitKey(key)
 	}
-	if got := km.table.remove(rk, &km.recs); got != wantID {
-		km.t.Fatalf("remove(%q) = %d, want %d", key, got, wantID)
+	slot, got, _ := km.table.lookup(rk, km.table.hashOf(rk), &km.recs)
+	if got != wantID {
+		km.t.Fatalf("lookup(%q) before removal = %d, want %d", key, got, wantID)
+	}
+	if slot >= 0 {
+		km.table.removeAt(slot)
 	}
 	if ok {
 		delete(km.want, key)
@@ -104,8 +108,9 @@ func (km *keyTableModel) check(absent ...string) {
 	km.checkRuns()
 }
 
-// checkRuns verifies that no member sits past an empty slot of its probe
-// run, the property that backward-shift deletion maintains.
+// checkRuns verifies that every member's tag is its key's, and that no
+// member sits past an empty slot of its probe run, the property that
+// backward-shift deletion maintains.
 func (km *keyTableModel) checkRuns() {
 	n := 0
 	mask := len(km.table.slots) - 1
@@ -114,9 +119,13 @@ func (km *keyTableModel) checkRuns() {
 			continue
 		}
 		n++
-		for j := km.table.home(km.recs.key(s - 1)); j != i; j = (j + 1) & mask {
+		key := km.recs.key(slotID(s))
+		if slotTag(s) != km.table.hashOf(key) {
+			km.fatalf("slot %d (%q) has tag %x, its key's is %x", i, key.String(), slotTag(s), km.table.hashOf(key))
+		}
+		for j := km.table.home(slotTag(s)); j != i; j = (j + 1) & mask {
 			if km.table.slots[j] == 0 {
-				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, km.recs.key(s-1).String(), j)
+				km.fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, key.String(), j)
 			}
 		}
 	}
@@ -173,7 +182,7 @@ func TestKeyTableRemovalShiftsBackAcrossTheWrapAround(t *testing.T) {
 	var wrapping []string
 	for i := 0; len(wrapping) < 4; i++ {
 		key := fmt.Sprintf("k%d", i)
-		if km.table.home(plainKey(key)) == size-1 {
+		if km.table.home(km.table.hashOf(plainKey(key))) == size-1 {
 			wrapping = append(wrapping, key)
 		}
 	}
@@ -204,30 +213,26 @@ func TestKeyTableLookupOfASplitKeyDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestASplitKeyHashesAsItsRenderingDoes(t *testing.T) {
+func TestEverySplitOfAKeyHashesAsItsPlainRenderingDoes(t *testing.T) {
 	seed := maphash.MakeSeed()
 	long := strings.Repeat("n", 300)
-	tests := []struct{ prefix, rest string }{
-		{"", ""}, {"", "name"}, {"ns", ""}, {"ns", "a"}, {"a/b", "c/d"},
-		{"名前空間", "ポッド"}, {long, "x"}, {"x", long}, {long, long},
-		{strings.Repeat("q", 127), ""}, {strings.Repeat("q", 63), strings.Repeat("r", 64)},
+	renderings := []string{
+		"", "name", "ns/", "ns/a", "a/b/c/d", "/", "//", "/a", "a/", "a//b",
+		"名前空間/ポッド", long + "/x", "x/" + long, long + "/" + long, long,
+		strings.Repeat("q", 127) + "/", strings.Repeat("q", 63) + "/" + strings.Repeat("r", 64),
 	}
-	for _, tt := range tests {
-		k := namedKey(tt.prefix, tt.rest)
-		rendered := k.String()
-		want := maphash.String(seed, rendered)
-		var h maphash.Hash
-		h.SetSeed(seed)
-		h.WriteString(rendered)
-		if h.Sum64() != want {
-			t.Fatalf("maphash.Hash of %q differs from maphash.String", rendered)
+	hashes := map[uint64]string{}
+	for _, rendered := range renderings {
+		want := plainKey(rendered).hash(seed)
+		for _, k := range keyForms(rendered) {
+			if got := k.hash(seed); got != want {
+				t.Errorf("hash of %+v = %x, want %x (that of plain %q)", k, got, want, rendered)
+			}
 		}
-		if got := k.hash(seed); got != want {
-			t.Errorf("hash of %+v = %x, want %x (that of %q)", k, got, want, rendered)
+		if other, ok := hashes[want]; ok {
+			t.Errorf("%q and %q hash alike", rendered, other)
 		}
-		if got := plainKey(rendered).hash(seed); got != want {
-			t.Errorf("hash of plain %q = %x, want %x", rendered, got, want)
-		}
+		hashes[want] = rendered
 	}
 }
 
@@ -310,7 +315,7 @@ func (km *keyTableModel) probes(key recordKey) int {
 	t := &km.table
 	mask := len(t.slots) - 1
 	n := 1
-	for i := t.home(key); t.slots[i] != 0 && !km.recs.key(t.slots[i]-1).equal(key); i = (i + 1) & mask {
+	for i := t.home(t.hashOf(key)); t.slots[i] != 0 && !km.recs.key(slotID(t.slots[i])).equal(key); i = (i + 1) & mask {
 		n++
 	}
 	return n

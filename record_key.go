@@ -1,6 +1,10 @@
 package cache
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"math/bits"
+	"strings"
+)
 
 // recordKey is a record's storage key as two string headers, so that a key
 // computed from an object's metadata needs no allocation of its own: the
@@ -97,17 +101,36 @@ func (k recordKey) hasAt(off int, s string) bool {
 	return true
 }
 
-// hash returns the hash of k's rendering under seed: the same value as
-// maphash.String(seed, k.String()), since maphash's result depends only on
-// the bytes written, not on how they were split.
+// hash returns a hash of k's rendering under seed, which depends only on
+// the rendering, however it is split: the rendering is cut at its first
+// '/', and the two sides are hashed apart and mixed (a rendering without '/'
+// is hashed whole). A split key whose prefix holds no '/', the usual
+// namespace/name, is thus hashed from its two headers, with neither a
+// rendering nor a streaming hash.
 func (k recordKey) hash(seed maphash.Seed) uint64 {
 	if k.prefix == "" {
+		if i := strings.IndexByte(k.rest, '/'); i >= 0 {
+			return mixKeyHalves(maphash.String(seed, k.rest[:i]), maphash.String(seed, k.rest[i+1:]))
+		}
 		return maphash.String(seed, k.rest)
 	}
+	i := strings.IndexByte(k.prefix, '/')
+	if i < 0 {
+		return mixKeyHalves(maphash.String(seed, k.prefix), maphash.String(seed, k.rest))
+	}
+	// NB: the rendering's first '/' is inside prefix, so its second half
+	// spans both headers: maphash gives the same hash for the same bytes,
+	// however they were written.
 	var h maphash.Hash
 	h.SetSeed(seed)
-	h.WriteString(k.prefix)
+	h.WriteString(k.prefix[i+1:])
 	h.WriteByte('/')
 	h.WriteString(k.rest)
-	return h.Sum64()
+	return mixKeyHalves(maphash.String(seed, k.prefix[:i]), h.Sum64())
+}
+
+// mixKeyHalves combines the hashes of the two sides of a key's first '/'.
+// It is not symmetric, so a/b and b/a differ.
+func mixKeyHalves(first, second uint64) uint64 {
+	return (first ^ bits.RotateLeft64(second, 31)) * 0x9e3779b97f4a7c15
 }

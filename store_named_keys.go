@@ -98,8 +98,9 @@ func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv 
 func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	if id := m.namedRecordLocked(namespace, name); id >= 0 {
-		m.deleteRecordLocked(id)
+	key := namedKey(namespace, name)
+	if slot, id, obj := m.table.lookup(key, m.table.hashOf(key), &m.recs); id >= 0 {
+		m.deleteRecordLocked(slot, id, obj)
 	}
 	m.setResourceVersionLocked(rv)
 }

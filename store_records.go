@@ -102,6 +102,12 @@ func (r *storeRecords) key(id int32) recordKey {
 	return r.chunks[id>>recordChunkBits].keys[id&(recordChunkSize-1)]
 }
 
+// entry returns the key and the object slot of id.
+func (r *storeRecords) entry(id int32) (recordKey, interface{}) {
+	c, i := r.chunkOf(id)
+	return c.keys[i], c.objects[i]
+}
+
 // setKey makes k, a key that renders as id's key does, the key of id: the
 // headers are re-pointed (to a newer object's metadata strings, or to a
 // plain key), the key stays the same.

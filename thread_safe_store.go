@@ -256,17 +256,18 @@ func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 // key's headers (same key, see storeRecords.setKey), so that a key that
 // pointed into the previous object's metadata no longer keeps it alive.
 func (m *threadSafeMap) putKeyLocked(key recordKey, obj interface{}) {
-	if id := m.table.find(key, &m.recs); id >= 0 {
+	tag := m.table.hashOf(key)
+	if _, id, old := m.table.lookup(key, tag, &m.recs); id >= 0 {
 		m.recs.setKey(id, key)
-		m.replaceObjectLocked(id, obj)
+		m.replaceObjectLocked(id, old, obj)
 		return
 	}
-	m.putNewLocked(key, obj)
+	m.putNewLocked(key, tag, obj)
 }
 
-// putNewLocked is putKeyLocked of a key that is not stored: it adopts the
-// key's detached record, if any, or makes a new one.
-func (m *threadSafeMap) putNewLocked(key recordKey, obj interface{}) {
+// putNewLocked is putKeyLocked of a key that is not stored, whose table tag
+// is tag: it adopts the key's detached record, if any, or makes a new one.
+func (m *threadSafeMap) putNewLocked(key recordKey, tag uint32, obj interface{}) {
 	id, adopted := m.detachedLocked(key)
 	if adopted {
 		delete(m.detached, key.String())
@@ -275,7 +276,7 @@ func (m *threadSafeMap) putNewLocked(key recordKey, obj interface{}) {
 	} else {
 		id = m.recs.add(key, obj)
 	}
-	m.table.insert(id, &m.recs)
+	m.table.insert(id, tag)
 	m.indices.add(id, obj)
 }
 
@@ -294,11 +295,10 @@ func (m *threadSafeMap) detachedLocked(key recordKey) (int32, bool) {
 	return id, ok
 }
 
-// replaceObjectLocked makes obj the object of id, a stored record, and
-// moves id in the indices from the values of its old object to those of
-// obj.
-func (m *threadSafeMap) replaceObjectLocked(id int32, obj interface{}) {
-	old := m.recs.object(id)
+// replaceObjectLocked makes obj the object of id, a stored record whose
+// object is old, and moves id in the indices from the values of old to
+// those of obj.
+func (m *threadSafeMap) replaceObjectLocked(id int32, old, obj interface{}) {
 	m.recs.setObject(id, obj)
 	m.indices.change(id, old, obj)
 }
@@ -310,21 +310,22 @@ func (m *threadSafeMap) deleteLocked(key string) {
 
 // deleteKeyLocked is deleteLocked of key in either form.
 func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
-	if id := m.table.find(key, &m.recs); id >= 0 {
-		m.deleteRecordLocked(id)
+	if slot, id, obj := m.table.lookup(key, m.table.hashOf(key), &m.recs); id >= 0 {
+		m.deleteRecordLocked(slot, id, obj)
 	}
 }
 
-// deleteRecordLocked removes id, a stored record, from the indices and the
-// table. A record that an index still holds (its object was changed in
-// place, so it no longer gives the values it was indexed under) is kept as
-// detached, under its key rendered as a plain one; any other is freed, its
-// id to be reused.
-func (m *threadSafeMap) deleteRecordLocked(id int32) {
-	m.indices.remove(id, m.recs.object(id))
-	key := m.recs.key(id)
-	m.table.remove(key, &m.recs)
+// deleteRecordLocked removes id, a stored record in table slot slot whose
+// object is obj, from the indices and the table. A record that an index still holds (its object
+// was changed in place, so it no longer gives the values it was indexed
+// under) is kept as detached, under its key rendered as a plain one; any
+// other is freed, its id to be reused.
+func (m *threadSafeMap) deleteRecordLocked(slot int, id int32, obj interface{}) {
+	m.indices.remove(id, obj)
+	// NB: the indices never change the table, so slot is still id's.
+	m.table.removeAt(slot)
 	if *m.recs.refs(id) > 0 {
+		key := m.recs.key(id)
 		plain := key.String()
 		m.recs.setKey(id, plainKey(plain))
 		m.recs.detach(id)
@@ -374,7 +375,7 @@ func (m *threadSafeMap) ListKeys() []string {
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
 	for key, obj := range items {
-		table.insert(recs.add(plainKey(key), obj), &recs)
+		table.insert(recs.add(plainKey(key), obj), table.hashOf(plainKey(key)))
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -385,12 +386,13 @@ func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 func (m *threadSafeMap) replaceKeyed(keys []recordKey, objects []interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(keys)), newKeyTable(len(keys))
 	for i, key := range keys {
-		if id := table.find(key, &recs); id >= 0 {
+		tag := table.hashOf(key)
+		if _, id, _ := table.lookup(key, tag, &recs); id >= 0 {
 			recs.setKey(id, key)
 			recs.setObject(id, objects[i])
 			continue
 		}
-		table.insert(recs.add(key, objects[i]), &recs)
+		table.insert(recs.add(key, objects[i]), tag)
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
