@@ -320,3 +320,39 @@ func (km *keyTableModel) probes(key recordKey) int {
 	}
 	return n
 }
+
+// collidingKeys returns keys in pairs whose tags under t's seed are equal:
+// by the birthday bound, a few hundred thousand keys give several such
+// pairs among 2^32 tags.
+func collidingKeys(t *keyTable, pairs int) []string {
+	byTag := map[uint32]string{}
+	var keys []string
+	for i := 0; len(keys) < 2*pairs; i++ {
+		key := fmt.Sprintf("ns-%d/pod-%d", i%97, i)
+		tag := t.hashOf(plainKey(key))
+		if other, ok := byTag[tag]; ok {
+			keys = append(keys, other, key)
+			continue
+		}
+		byTag[tag] = key
+	}
+	return keys
+}
+
+func TestKeysWhoseTagsCollideAreToldApartByTheirKeys(t *testing.T) {
+	km := newKeyTableModel(t, 0)
+	keys := collidingKeys(&km.table, 4)
+	for _, key := range keys {
+		km.insert(key)
+	}
+	km.check()
+	for i := 0; i < len(keys); i += 2 {
+		if a, b := km.table.hashOf(plainKey(keys[i])), km.table.hashOf(plainKey(keys[i+1])); a != b {
+			t.Fatalf("%q and %q have tags %x and %x, want equal", keys[i], keys[i+1], a, b)
+		}
+		// Removing one of a colliding pair leaves the other, in either order.
+		victim := keys[i+(i/2)%2]
+		km.remove(victim)
+		km.check(victim)
+	}
+}
