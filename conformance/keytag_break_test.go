@@ -163,6 +163,17 @@ func keytagIndexFunc(name string) func(obj any) ([]string, error) {
 	}
 }
 
+// keytagTolerant gives "other" for an object that is not a pod, fn's
+// values otherwise.
+func keytagTolerant(fn func(any) ([]string, error)) func(any) ([]string, error) {
+	return func(obj any) ([]string, error) {
+		if _, ok := obj.(*corev1.Pod); !ok {
+			return []string{"other"}, nil
+		}
+		return fn(obj)
+	}
+}
+
 // keytagIndexer is the part of an Indexer the attacks drive.
 type keytagIndexer interface {
 	Add(obj any) error
@@ -206,16 +217,23 @@ var keytagKeyFuncChoices = map[string]keytagKeyFuncs{
 	},
 }
 
-func newKeytagSides(keyFunc string, indexed bool) (a, b keytagSide) {
+// newKeytagSides builds the two stores. rawNamespace gives the namespace
+// index each library's own MetaNamespaceIndexFunc (kcache then reads the
+// namespace itself), which panics on a stored tombstone or ExplicitKey;
+// otherwise a wrapper that gives those "other".
+func newKeytagSides(keyFunc string, indexed, rawNamespace bool) (a, b keytagSide) {
 	kf := keytagKeyFuncChoices[keyFunc]
 	cgIx, kcIx := cg.Indexers{}, kc.Indexers{}
 	if indexed {
 		for _, n := range keytagIndexNames {
-			if n == "namespace" {
+			switch {
+			case n == "namespace" && rawNamespace:
 				cgIx[n], kcIx[n] = cg.MetaNamespaceIndexFunc, kc.MetaNamespaceIndexFunc
-				continue
+			case n == "namespace":
+				cgIx[n], kcIx[n] = keytagTolerant(cg.MetaNamespaceIndexFunc), keytagTolerant(kc.MetaNamespaceIndexFunc)
+			default:
+				cgIx[n], kcIx[n] = keytagIndexFunc(n), keytagIndexFunc(n)
 			}
-			cgIx[n], kcIx[n] = keytagIndexFunc(n), keytagIndexFunc(n)
 		}
 	}
 	ci, ki := cg.NewIndexer(kf.cg, cgIx), kc.NewIndexer(kf.kc, kcIx)
@@ -320,7 +338,7 @@ func (w *keytagWorld) mutateOp(p *corev1.Pod) keytagOp {
 		name := keytagNames[w.rng.Intn(len(keytagNames))]
 		desc, change = fmt.Sprintf("set name of %s to %q", w.names[p], name), func() { p.Name = name }
 	default:
-		v := fmt.Sprint(w.rng.Intn(2))
+		v := fmt.Sprint(w.rng.Intn(4) / 3)
 		desc, change = fmt.Sprintf("set boom of %s to %s", w.names[p], v), func() {
 			labels := map[string]string{}
 			for k, x := range p.Labels {
@@ -347,7 +365,7 @@ func (w *keytagWorld) replaceOp() keytagOp {
 		pods = append(pods, w.pod())
 	}
 	var extra []keytagValue
-	for i := 0; i < w.rng.Intn(3); i++ {
+	for i := 0; i < w.rng.Intn(5)-2; i++ {
 		extra = append(extra, keytagValue{explicit: i%2 == 0, key: w.key(), obj: w.pod()})
 	}
 	return keytagOp{fmt.Sprintf("Replace with %d pods and %d others", len(pods), len(extra)), func(s keytagSide) string {
@@ -408,14 +426,14 @@ func (w *keytagWorld) state(s keytagIndexer, indexed bool) string {
 // every operation's own answer is always compared.
 const keytagStateEvery = 9
 
-func runKeytagDifferential(t *testing.T, seed int64, keyFunc string, indexed bool, ops, bulk int) {
+func runKeytagDifferential(t *testing.T, seed int64, keyFunc string, indexed, rawNamespace bool, ops, bulk int) {
 	w := newKeytagWorld(seed, bulk)
-	a, b := newKeytagSides(keyFunc, indexed)
+	a, b := newKeytagSides(keyFunc, indexed, rawNamespace)
 	var log []string
 	// NB: after an IndexFunc panics, client-go's indices depend on its map
 	// order (which index, which object of a Replace came first), so only
 	// the items are compared until a Replace rebuilds the indices.
-	tainted, panics := false, 0
+	tainted, panics, indexChecks := false, 0, 0
 	for i := 0; i < ops; i++ {
 		op := w.nextOp()
 		log = append(log, op.desc)
@@ -433,11 +451,17 @@ func runKeytagDifferential(t *testing.T, seed int64, keyFunc string, indexed boo
 		if i%keytagStateEvery != 0 && i != ops-1 {
 			continue
 		}
+		if indexed && !tainted {
+			indexChecks++
+		}
 		if sa, sb := w.state(a.s, indexed && !tainted), w.state(b.s, indexed && !tainted); sa != sb {
 			t.Fatalf("seed %d after op %d %s: state differs\nlast ops: %s\n%s", seed, i, op.desc, strings.Join(keytagTail(log), "; "), layoutDiff(sa, sb))
 		}
 	}
-	t.Logf("seed %d: %d operations, %d panicked on both sides", seed, ops, panics)
+	t.Logf("seed %d: %d operations, %d panicked on both sides, indices compared %d times", seed, ops, panics, indexChecks)
+	if indexed && indexChecks < ops/keytagStateEvery/4 {
+		t.Errorf("seed %d: indices compared only %d times", seed, indexChecks)
+	}
 }
 
 func keytagTail(log []string) []string {
@@ -449,20 +473,22 @@ func keytagTail(log []string) []string {
 
 func TestIndexersFedKeysInEverySplitAndPlainFormMatchClientGoOverLongRandomRuns(t *testing.T) {
 	tests := []struct {
-		name    string
-		keyFunc string
-		indexed bool
-		seeds   []int64
+		name         string
+		keyFunc      string
+		indexed      bool
+		rawNamespace bool
+		seeds        []int64
 	}{
-		{"meta namespace keys with indices", "MetaNamespaceKeyFunc", true, []int64{1, 2, 3}},
-		{"deletion handling keys with indices", "DeletionHandlingMetaNamespaceKeyFunc", true, []int64{4, 5, 6}},
-		{"deletion handling keys without indices", "DeletionHandlingMetaNamespaceKeyFunc", false, []int64{7, 8}},
-		{"a key function the store only calls", "a wrapped key function", true, []int64{9, 10}},
+		{"meta namespace keys with client-go's own namespace index", "MetaNamespaceKeyFunc", true, true, []int64{1, 2}},
+		{"meta namespace keys with indices", "MetaNamespaceKeyFunc", true, false, []int64{3}},
+		{"deletion handling keys with indices", "DeletionHandlingMetaNamespaceKeyFunc", true, false, []int64{4, 5, 6}},
+		{"deletion handling keys without indices", "DeletionHandlingMetaNamespaceKeyFunc", false, false, []int64{7, 8}},
+		{"a key function the store only calls", "a wrapped key function", true, false, []int64{9, 10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, seed := range tt.seeds {
-				runKeytagDifferential(t, seed, tt.keyFunc, tt.indexed, 1500, 150)
+				runKeytagDifferential(t, seed, tt.keyFunc, tt.indexed, tt.rawNamespace, 1500, 150)
 			}
 		})
 	}
