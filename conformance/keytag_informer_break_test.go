@@ -1,0 +1,227 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	kc "github.com/kcache-go/cache"
+	"go.uber.org/goleak"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	cg "k8s.io/client-go/tools/cache"
+)
+
+// keytagSource lists a fixed PodList and serves one fake watcher, declining
+// WatchList semantics so both reflectors list and then watch. Later
+// watches (there should be none) get a watcher that never sends.
+type keytagSource struct {
+	list *corev1.PodList
+	mu   sync.Mutex
+	w    *watch.FakeWatcher
+	// ready is closed when the first watch has been handed out.
+	ready chan struct{}
+	idle  []*watch.FakeWatcher
+}
+
+func (s *keytagSource) List(metav1.ListOptions) (runtime.Object, error) {
+	return s.list.DeepCopy(), nil
+}
+
+func (s *keytagSource) Watch(metav1.ListOptions) (watch.Interface, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.w == nil {
+		s.w = watch.NewFake()
+		close(s.ready)
+		return s.w, nil
+	}
+	idle := watch.NewFake()
+	s.idle = append(s.idle, idle)
+	return idle, nil
+}
+
+func (s *keytagSource) IsWatchListSemanticsUnSupported() bool { return true }
+
+// stop closes every watcher handed out.
+func (s *keytagSource) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range append(s.idle, s.w) {
+		if w != nil {
+			w.Stop()
+		}
+	}
+}
+
+// keytagEvent is one watch event of the script.
+type keytagEvent struct {
+	typ watch.EventType
+	pod *corev1.Pod
+}
+
+// keytagScript draws the initial list and the events from the tricky keys.
+func keytagScript(seed int64, n int) ([]corev1.Pod, []keytagEvent) {
+	rng := rand.New(rand.NewSource(seed))
+	rv := 1
+	mk := func() *corev1.Pod {
+		rv++
+		ns := keytagNamespaces[rng.Intn(len(keytagNamespaces))]
+		name := keytagNames[rng.Intn(len(keytagNames))]
+		if rng.Intn(3) == 0 {
+			ns, name = fmt.Sprintf("bulk-%d", rng.Intn(4)), fmt.Sprintf("p-%d", rng.Intn(120))
+		}
+		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: fmt.Sprint(rv),
+			Labels: map[string]string{"s": fmt.Sprint(rng.Intn(4))}}}
+	}
+	var initial []corev1.Pod
+	for i := 0; i < n/4; i++ {
+		initial = append(initial, *mk())
+	}
+	var events []keytagEvent
+	for i := 0; i < n; i++ {
+		typ := []watch.EventType{watch.Added, watch.Modified, watch.Deleted}[rng.Intn(3)]
+		events = append(events, keytagEvent{typ, mk()})
+	}
+	return initial, events
+}
+
+// keytagInformerContent renders an informer's indexer: every key with its
+// object, a lookup of every key of the world, and the namespace index.
+type keytagReads interface {
+	ListKeys() []string
+	GetByKey(key string) (any, bool, error)
+	ByIndex(name, value string) ([]any, error)
+	ListIndexFuncValues(name string) []string
+}
+
+func keytagRenderPod(obj any) string {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return fmt.Sprintf("%T", obj)
+	}
+	return fmt.Sprintf("%q/%q@%s", p.Namespace, p.Name, p.ResourceVersion)
+}
+
+func keytagInformerContent(r keytagReads, probe []string) string {
+	var b strings.Builder
+	keys := r.ListKeys()
+	sort.Strings(keys)
+	for _, k := range append(keys, probe...) {
+		obj, ok, _ := r.GetByKey(k)
+		if ok {
+			fmt.Fprintf(&b, "%q=%s\n", k, keytagRenderPod(obj))
+		} else {
+			fmt.Fprintf(&b, "%q absent\n", k)
+		}
+	}
+	values := r.ListIndexFuncValues("namespace")
+	sort.Strings(values)
+	for _, v := range values {
+		objs, _ := r.ByIndex("namespace", v)
+		out := make([]string, len(objs))
+		for i, o := range objs {
+			out[i] = keytagRenderPod(o)
+		}
+		sort.Strings(out)
+		fmt.Fprintf(&b, "namespace[%q]=%s\n", v, strings.Join(out, " "))
+	}
+	return b.String()
+}
+
+// keytagSentinel is the last event of every run; its delivery to a handler
+// means every earlier event reached the indexer.
+const keytagSentinel = "zz-sentinel"
+
+// keytagPlay runs one library's informer through the script and returns
+// its indexer's content. run starts the informer and returns its reads and
+// a function that waits for it to stop.
+func keytagPlay(t *testing.T, initial []corev1.Pod, events []keytagEvent, probe []string,
+	start func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func())) string {
+	src := &keytagSource{list: &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: initial}, ready: make(chan struct{})}
+	seen := make(chan struct{})
+	reads, cancel, wait := start(src, seen)
+	<-src.ready
+	for _, e := range events {
+		src.w.Action(e.typ, e.pod.DeepCopy())
+	}
+	src.w.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "zz", Name: keytagSentinel, ResourceVersion: "999999"}})
+	<-seen
+	content := keytagInformerContent(reads, probe)
+	cancel()
+	src.stop()
+	wait()
+	return content
+}
+
+// keytagSentinelHandler closes seen when the sentinel is added.
+func keytagIsSentinel(obj any) bool {
+	p, ok := obj.(*corev1.Pod)
+	return ok && p.Name == keytagSentinel
+}
+
+func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	tests := []struct {
+		name   string
+		seed   int64
+		events int
+	}{
+		{"a short script", 11, 60},
+		{"a long script over a growing table", 12, 800},
+		{"another long script", 13, 800},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			initial, events := keytagScript(tt.seed, tt.events)
+			probe := []string{"zz/" + keytagSentinel}
+			for _, ns := range keytagNamespaces {
+				for _, name := range keytagNames {
+					probe = append(probe, keytagRender(ns, name))
+				}
+			}
+			got := keytagPlay(t, initial, events, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+				inf := kc.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc})
+				var once sync.Once
+				if _, err := inf.AddEventHandler(kc.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+					if keytagIsSentinel(obj) {
+						once.Do(func() { close(seen) })
+					}
+				}}); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); inf.RunWithContext(ctx) }()
+				return inf.GetIndexer(), cancel, func() { <-done }
+			})
+			want := keytagPlay(t, initial, events, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+				inf := cg.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc})
+				var once sync.Once
+				if _, err := inf.AddEventHandler(cg.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
+					if keytagIsSentinel(obj) {
+						once.Do(func() { close(seen) })
+					}
+				}}); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); inf.RunWithContext(ctx) }()
+				return inf.GetIndexer(), cancel, func() { <-done }
+			})
+			if got != want {
+				t.Fatalf("indexer content differs after %d events\n%s", len(events), layoutDiff(want, got))
+			}
+			if !strings.Contains(got, keytagSentinel) || strings.Count(got, "=") < 10 {
+				t.Fatalf("the indexer holds too little to compare:\n%s", got)
+			}
+		})
+	}
+}
