@@ -1,0 +1,348 @@
+package cache
+
+// Break-it attacks on the key table's tags (commit 0849ffe) from inside the
+// package: keys whose 32-bit tags collide exactly, long probe runs that
+// wrap around, backward shifts after an index function panicked mid-delete,
+// and readers racing writers over split and plain forms of the same keys.
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.uber.org/goleak"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// keytagCheckTable verifies m's table against its records: each member's
+// tag is its key's, no member is cut off from its home, count is right,
+// every stored record is found under its key in each form, and nothing
+// else is in the table.
+func keytagCheckTable(t *testing.T, m *threadSafeMap) {
+	t.Helper()
+	tb := &m.table
+	mask := len(tb.slots) - 1
+	members := 0
+	for i, s := range tb.slots {
+		if s == 0 {
+			continue
+		}
+		members++
+		id := slotID(s)
+		if isHole(m.recs.object(id)) {
+			t.Fatalf("slot %d holds record %d, which is not stored", i, id)
+		}
+		key := m.recs.key(id)
+		if slotTag(s) != tb.hashOf(key) {
+			t.Fatalf("slot %d (%q) has tag %x, its key's is %x", i, key.String(), slotTag(s), tb.hashOf(key))
+		}
+		for j := tb.home(slotTag(s)); j != i; j = (j + 1) & mask {
+			if tb.slots[j] == 0 {
+				t.Fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, key.String(), j)
+			}
+		}
+	}
+	if members != tb.count || members != m.recs.live {
+		t.Fatalf("%d members, count %d, %d stored records", members, tb.count, m.recs.live)
+	}
+	m.recs.forEachStored(func(id int32, _ interface{}) {
+		for _, k := range keyForms(m.recs.key(id).String()) {
+			if got := tb.find(k, &m.recs); got != id {
+				t.Fatalf("find(%+v) = %d, want %d", k, got, id)
+			}
+		}
+	})
+}
+
+// keytagCollidingKeys returns pairs of distinct namespace/name keys whose
+// tags under tb's seed are equal (all 32 bits), found by brute force.
+func keytagCollidingKeys(tb *keyTable, want int) [][2]string {
+	seen := make(map[uint32]string, 1<<18)
+	var pairs [][2]string
+	for i := 0; len(pairs) < want; i++ {
+		key := fmt.Sprintf("ns-%d/pod-%d", i%97, i)
+		tag := tb.hashOf(plainKey(key))
+		if other, ok := seen[tag]; ok {
+			pairs = append(pairs, [2]string{other, key})
+			continue
+		}
+		seen[tag] = key
+	}
+	return pairs
+}
+
+// keytagObj is a stored object: its key, and whether the "boom" index
+// panics on it.
+type keytagObj struct {
+	key  string
+	boom bool
+}
+
+func keytagBoomIndex(obj interface{}) ([]string, error) {
+	o := obj.(*keytagObj)
+	if o.boom {
+		panic("boom index panics on purpose")
+	}
+	return []string{o.key[:1]}, nil
+}
+
+// keytagPut stores obj under key, split at its first '/' when split is
+// set (as the store keys a namespaced object), plain otherwise (and when
+// the key starts with '/': ("", name) renders as name alone).
+func keytagPut(m *threadSafeMap, key string, obj interface{}, split bool) {
+	if ns, name, ok := strings.Cut(key, "/"); ok && split && ns != "" {
+		m.updateNamed(ns, name, obj, "")
+		return
+	}
+	m.Add(key, obj)
+}
+
+func keytagDelete(m *threadSafeMap, key string, split bool) {
+	if ns, name, ok := strings.Cut(key, "/"); ok && split && ns != "" {
+		m.deleteNamed(ns, name, "")
+		return
+	}
+	m.Delete(key)
+}
+
+func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *testing.T) {
+	tests := []struct {
+		name                string
+		splitPut, splitDrop bool
+	}{
+		{"both stored and deleted as plain keys", false, false},
+		{"stored split, deleted plain", true, false},
+		{"stored plain, deleted split", false, true},
+		{"both stored and deleted split", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			pairs := keytagCollidingKeys(&m.table, 4)
+			objs := map[string]*keytagObj{}
+			for _, p := range pairs {
+				for _, k := range p {
+					objs[k] = &keytagObj{key: k}
+					keytagPut(m, k, objs[k], tt.splitPut)
+				}
+			}
+			if m.table.hashOf(plainKey(pairs[0][0])) != m.table.hashOf(plainKey(pairs[0][1])) {
+				t.Fatalf("the brute-forced keys %q do not collide", pairs[0])
+			}
+			keytagCheckTable(t, m)
+			for k, o := range objs {
+				if got, ok := m.Get(k); !ok || got != o {
+					t.Fatalf("Get(%q) = %v, %v; want its own object", k, got, ok)
+				}
+			}
+			for _, p := range pairs {
+				keytagDelete(m, p[0], tt.splitDrop)
+				if _, ok := m.Get(p[0]); ok {
+					t.Fatalf("%q is still stored after its delete", p[0])
+				}
+				ns, name, _ := strings.Cut(p[1], "/")
+				if got, ok := m.getNamed(ns, name); !ok || got != objs[p[1]] {
+					t.Fatalf("deleting %q lost its tag twin %q: %v, %v", p[0], p[1], got, ok)
+				}
+				keytagCheckTable(t, m)
+				keytagPut(m, p[0], objs[p[0]], !tt.splitPut)
+				keytagCheckTable(t, m)
+			}
+			if got := len(m.ListKeys()); got != 2*len(pairs) {
+				t.Fatalf("%d keys listed, want %d", got, 2*len(pairs))
+			}
+		})
+	}
+}
+
+// keytagSameHomeKeys returns n keys whose tags agree in their low 12 bits,
+// so they share one home in every table of up to 4096 slots, that home
+// being the last slot of a table of size slots (their run wraps around).
+func keytagSameHomeKeys(tb *keyTable, n, slots int) []string {
+	var keys []string
+	for i := 0; len(keys) < n; i++ {
+		key := fmt.Sprintf("wrap-%d/obj-%d", i%13, i)
+		if tb.hashOf(plainKey(key))&4095 == uint32(slots-1) {
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+func TestAPanicInAnIndexFunctionMidDeleteLeavesTheObjectStoredAndTheTableIntactForLaterShifts(t *testing.T) {
+	tests := []struct {
+		name  string
+		split bool
+		// boomAt is the position, in the shared probe run, of the key whose
+		// delete panics.
+		boomAt int
+	}{
+		{"plain keys, the panicking key first in its run", false, 0},
+		{"split keys, the panicking key in mid-run", true, 7},
+		{"split keys, the panicking key last in its run", true, 19},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			// 20 same-home keys and 20 fillers: 40 members, a 64-slot
+			// table, the run starting at slot 63 and wrapping.
+			keys := keytagSameHomeKeys(&m.table, 20, 64)
+			objs := map[string]*keytagObj{}
+			for i, k := range keys {
+				objs[k] = &keytagObj{key: k}
+				keytagPut(m, k, objs[k], tt.split)
+				filler := fmt.Sprintf("filler/%d", i)
+				objs[filler] = &keytagObj{key: filler}
+				keytagPut(m, filler, objs[filler], tt.split)
+			}
+			if len(m.table.slots) != 64 {
+				t.Fatalf("table has %d slots, the attack assumes 64", len(m.table.slots))
+			}
+			keytagCheckTable(t, m)
+			victim := keys[tt.boomAt]
+			objs[victim].boom = true
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Fatalf("deleting %q did not panic", victim)
+					}
+				}()
+				keytagDelete(m, victim, tt.split)
+			}()
+			if got, ok := m.Get(victim); !ok || got != objs[victim] {
+				t.Fatalf("after the panicking delete Get(%q) = %v, %v; client-go keeps the object stored", victim, got, ok)
+			}
+			keytagCheckTable(t, m)
+			for _, k := range keys {
+				if k != victim {
+					keytagDelete(m, k, !tt.split)
+					keytagCheckTable(t, m)
+				}
+			}
+			if got, ok := m.Get(victim); !ok || got != objs[victim] {
+				t.Fatalf("after its run was shifted Get(%q) = %v, %v", victim, got, ok)
+			}
+			objs[victim].boom = false
+			keytagDelete(m, victim, tt.split)
+			if _, ok := m.Get(victim); ok {
+				t.Fatalf("%q survived a delete that did not panic", victim)
+			}
+			keytagCheckTable(t, m)
+			if got := len(m.ListKeys()); got != 20 {
+				t.Fatalf("%d keys left, want the 20 fillers", got)
+			}
+		})
+	}
+}
+
+func TestTheTableStaysExactAcrossGrowthAndLongShiftsOfMixedKeyForms(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+	}{
+		{"a table that grows a few times", 100},
+		{"a table past a thousand members", 1500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			key := func(i int) string {
+				return []string{"a/b/", "a/", "/", "//x/", "名前/"}[i%5] + fmt.Sprint(i) + strings.Repeat("/", i%3)
+			}
+			for round := 0; round < 3; round++ {
+				for i := 0; i < tt.n; i++ {
+					keytagPut(m, key(i), &keytagObj{key: key(i)}, (i+round)%2 == 0)
+				}
+				keytagCheckTable(t, m)
+				for i := round; i < tt.n; i += 2 {
+					keytagDelete(m, key(i), (i+round)%3 == 0)
+				}
+				keytagCheckTable(t, m)
+				for i := 0; i < tt.n; i++ {
+					_, ok := m.Get(key(i))
+					if want := (i-round)%2 != 0 || i < round; ok != want {
+						t.Fatalf("round %d: Get(%q) found=%v, want %v", round, key(i), ok, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// keytagMeta is a namespaced object for the Indexer race.
+type keytagMeta struct {
+	metav1.ObjectMeta
+}
+
+func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftTheTable(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	tests := []struct {
+		name    string
+		writers int
+		ops     int
+	}{
+		{"one writer", 1, 3000},
+		{"two writers", 2, 1500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
+			var fixed []*keytagMeta
+			for i := 0; i < 40; i++ {
+				o := &keytagMeta{metav1.ObjectMeta{Namespace: []string{"a/b", "a", "ns"}[i%3], Name: fmt.Sprintf("fixed-%d/x", i)}}
+				fixed = append(fixed, o)
+				if err := ix.Add(o); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var wg sync.WaitGroup
+			stop := make(chan struct{})
+			errs := make(chan string, 8)
+			for r := 0; r < 2; r++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for n := 0; ; n++ {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						o := fixed[n%len(fixed)]
+						key := o.Namespace + "/" + o.Name
+						got, ok, _ := ix.GetByKey(key)
+						got2, ok2, _ := ix.Get(o)
+						if !ok || got != o || !ok2 || got2 != o {
+							errs <- fmt.Sprintf("reader lost %q: %v %v / %v %v", key, got, ok, got2, ok2)
+							return
+						}
+					}
+				}()
+			}
+			var writers sync.WaitGroup
+			for w := 0; w < tt.writers; w++ {
+				writers.Add(1)
+				go func() {
+					defer writers.Done()
+					for i := 0; i < tt.ops; i++ {
+						o := &keytagMeta{metav1.ObjectMeta{Namespace: "a/b", Name: fmt.Sprintf("churn-%d-%d", w, i%700)}}
+						if i%3 == 2 {
+							_ = ix.Delete(o)
+							continue
+						}
+						_ = ix.Add(o)
+					}
+				}()
+			}
+			writers.Wait()
+			close(stop)
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				t.Error(e)
+			}
+			keytagCheckTable(t, ix.(*cache).threadSafeMap)
+		})
+	}
+}
