@@ -502,3 +502,93 @@ func TestIndexersFedKeysInEverySplitAndPlainFormMatchClientGoOverLongRandomRuns(
 		})
 	}
 }
+
+// keytagStep is one call of a directed scenario: the object is a pod of
+// the scenario by index, or a tombstone or ExplicitKey of a rendering.
+type keytagStep struct {
+	op   string // Add, Update, Delete, Replace
+	pods []int
+	// other, when set, is a tombstone (explicit false) or ExplicitKey given
+	// after the pods.
+	other *keytagValue
+}
+
+func TestKeysOfOneRenderingInDifferentSplitsAreOneKeyAsInClientGo(t *testing.T) {
+	// pods[0] and pods[1] both render a/b/c; pods[2] renders a/b/c/d (three
+	// splits); pods[3] is cluster-scoped "a/b/c" by name alone.
+	mk := func() []*corev1.Pod {
+		return []*corev1.Pod{
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "a/b", Name: "c", Labels: map[string]string{"s": "0"}}},
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "b/c", Labels: map[string]string{"s": "1"}}},
+			{ObjectMeta: metav1.ObjectMeta{Namespace: "a/b/c", Name: "d", Labels: map[string]string{"s": "2"}}},
+			{ObjectMeta: metav1.ObjectMeta{Name: "a/b/c", Labels: map[string]string{"s": "3"}}},
+		}
+	}
+	tomb := func(key string) *keytagValue { return &keytagValue{key: key} }
+	tests := []struct {
+		name    string
+		keyFunc string
+		steps   []keytagStep
+	}{
+		{"a second split of the same key replaces the first", "MetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Add", pods: []int{0}}, {op: "Add", pods: []int{1}}, {op: "Update", pods: []int{3}}, {op: "Delete", pods: []int{0}}}},
+		{"a tombstone of the rendering deletes a split key", "DeletionHandlingMetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Add", pods: []int{0, 2}}, {op: "Delete", other: tomb("a/b/c")}, {op: "Delete", other: tomb("a/b/c/d")}}},
+		{"an ExplicitKey of the rendering deletes a split key", "MetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Add", pods: []int{1, 2}}, {op: "Delete", other: &keytagValue{explicit: true, key: "a/b/c"}}, {op: "Delete", other: &keytagValue{explicit: true, key: "a/b/c/d"}}}},
+		{"an ExplicitKey stored first is replaced by a split key of its rendering", "MetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Add", other: &keytagValue{explicit: true, key: "a/b/c"}}, {op: "Add", pods: []int{0}}, {op: "Delete", pods: []int{3}}}},
+		{"a Replace listing one key in several forms keeps the last", "DeletionHandlingMetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Replace", pods: []int{0, 1, 3, 2}}, {op: "Replace", pods: []int{3, 1, 0}, other: tomb("a/b/c")}, {op: "Delete", pods: []int{1}}}},
+		{"a Replace then writes through the other splits", "MetaNamespaceKeyFunc",
+			[]keytagStep{{op: "Replace", pods: []int{1, 2}}, {op: "Update", pods: []int{0}}, {op: "Delete", pods: []int{3}}, {op: "Add", pods: []int{2}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pods := mk()
+			w := &keytagWorld{names: map[*corev1.Pod]string{}, keys: []string{"a/b/c", "a/b/c/d", "a", "a/b", "c", "b/c", "d"}}
+			for i, p := range pods {
+				w.names[p] = fmt.Sprintf("pod%d", i)
+			}
+			a, b := newKeytagSides(tt.keyFunc, true, false)
+			for i, st := range tt.steps {
+				run := func(s keytagSide) string {
+					var objs []any
+					for _, p := range st.pods {
+						objs = append(objs, pods[p])
+					}
+					if st.other != nil {
+						objs = append(objs, s.to(*st.other))
+					}
+					var out []string
+					if st.op == "Replace" {
+						return keytagErr(s.s.Replace(objs, "rv"))
+					}
+					for _, o := range objs {
+						var err error
+						switch st.op {
+						case "Add":
+							err = s.s.Add(o)
+						case "Update":
+							err = s.s.Update(o)
+						case "Delete":
+							err = s.s.Delete(o)
+						}
+						out = append(out, keytagErr(err))
+					}
+					return strings.Join(out, ",")
+				}
+				ra, rb := keytagCatch(func() string { return run(a) }), keytagCatch(func() string { return run(b) })
+				if ra != rb {
+					t.Fatalf("step %d %+v: client-go %q, kcache %q", i, st, ra, rb)
+				}
+				if sa, sb := w.state(a.s, true), w.state(b.s, true); sa != sb {
+					t.Fatalf("step %d %+v: state differs\n%s", i, st, layoutDiff(sa, sb))
+				}
+			}
+			if len(a.s.ListKeys()) == 0 && tt.steps[len(tt.steps)-1].op != "Delete" {
+				t.Fatalf("the scenario left nothing to compare")
+			}
+		})
+	}
+}
