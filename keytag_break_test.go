@@ -346,3 +346,85 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 		})
 	}
 }
+
+func TestEverySplitHashesAlikeAtEveryLengthAroundTheHashBufferBoundaries(t *testing.T) {
+	seed := newKeyTable(1).seed
+	lengths := []int{0, 1, 2, 31, 32, 63, 64, 126, 127, 128, 129, 254, 255, 256, 257, 383, 384, 385}
+	tests := []struct {
+		name string
+		// head is where the rendering's first '/' falls.
+		head string
+	}{
+		{"first slash at the start", ""},
+		{"a short first side", "ns"},
+		{"a first side of 128 bytes", strings.Repeat("h", 128)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checked := 0
+			for _, a := range lengths {
+				for _, b := range lengths {
+					// rendering = head/A/B with '/' inside B too, so the
+					// streamed second half is cut in several places.
+					rendering := tt.head + "/" + strings.Repeat("a", a) + "/" + strings.Repeat("b", b) + "/"
+					want := plainKey(rendering).hash(seed)
+					for _, k := range keyForms(rendering) {
+						if got := k.hash(seed); got != want {
+							t.Fatalf("hash of %d+%d+%d bytes split as (%d, %d) = %x, plain %x", len(tt.head), a, b, len(k.prefix), len(k.rest), got, want)
+						}
+						checked++
+					}
+				}
+			}
+			if checked < len(lengths)*len(lengths)*2 {
+				t.Fatalf("only %d splits checked", checked)
+			}
+		})
+	}
+}
+
+func TestAStoreReplacedWithPlainKeysIsWrittenAndDeletedThroughSplitKeys(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+	}{
+		{"a few keys", 5},
+		{"enough keys to grow the table after the Replace", 400},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			key := func(i int) string { return fmt.Sprintf("%s/p-%d", []string{"a", "a/b", "x//"}[i%3], i) }
+			items := map[string]interface{}{}
+			for i := 0; i < tt.n; i++ {
+				items[key(i)] = &keytagObj{key: key(i)}
+			}
+			m.Replace(items, "1")
+			keytagCheckTable(t, m)
+			for i := 0; i < 2*tt.n; i++ {
+				keytagPut(m, key(i), &keytagObj{key: key(i) + "'"}, true)
+			}
+			keytagCheckTable(t, m)
+			if got := len(m.ListKeys()); got != 2*tt.n {
+				t.Fatalf("%d keys after writing %d through split keys over %d replaced, want %d", got, 2*tt.n, tt.n, 2*tt.n)
+			}
+			for i := 0; i < 2*tt.n; i += 2 {
+				keytagDelete(m, key(i), true)
+			}
+			keytagCheckTable(t, m)
+			for i := 0; i < 2*tt.n; i++ {
+				obj, ok := m.Get(key(i))
+				if ok != (i%2 == 1) || (ok && obj.(*keytagObj).key != key(i)+"'") {
+					t.Fatalf("Get(%q) = %v, %v", key(i), obj, ok)
+				}
+			}
+			// replaceKeyed with one key in both forms keeps one record.
+			keys := []recordKey{namedKey("a/b", "c"), plainKey("a/b/c"), namedKey("a", "b/c")}
+			m.replaceKeyed(keys, []interface{}{&keytagObj{key: "1"}, &keytagObj{key: "2"}, &keytagObj{key: "3"}}, "2")
+			keytagCheckTable(t, m)
+			if obj, ok := m.Get("a/b/c"); !ok || obj.(*keytagObj).key != "3" || len(m.ListKeys()) != 1 {
+				t.Fatalf("after replacing with one key in three forms: %v %v, keys %q", obj, ok, m.ListKeys())
+			}
+		})
+	}
+}
