@@ -188,6 +188,7 @@ type keytagIndexer interface {
 	ByIndex(name, value string) ([]any, error)
 	IndexKeys(name, value string) ([]string, error)
 	ListIndexFuncValues(name string) []string
+	LastStoreSyncResourceVersion() string
 }
 
 // keytagSide is one library's store with its converter of neutral values.
@@ -410,7 +411,7 @@ func (w *keytagWorld) state(s keytagIndexer, indexed bool) string {
 	var b strings.Builder
 	keys := s.ListKeys()
 	sort.Strings(keys)
-	fmt.Fprintf(&b, "keys=%q\nlist=%s\n", keys, w.list(s.List()))
+	fmt.Fprintf(&b, "keys=%q\nlist=%s\nrv=%q\n", keys, w.list(s.List()), s.LastStoreSyncResourceVersion())
 	for _, k := range append(keys, w.keys...) {
 		obj, ok, _ := s.GetByKey(k)
 		fmt.Fprintf(&b, "get(%q)=%s %v\n", k, w.name(obj), ok)
