@@ -12,39 +12,43 @@ import (
 	kc "github.com/kcache-go/cache"
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	cg "k8s.io/client-go/tools/cache"
 )
 
-// keytagSource lists a fixed PodList and serves one fake watcher, declining
-// WatchList semantics so both reflectors list and then watch. Later
-// watches (there should be none) get a watcher that never sends.
+// keytagSource serves its lists in turn (the last repeats) and a fresh
+// fake watcher per Watch, handed to the test on watchers; it declines
+// WatchList semantics so both reflectors list and then watch.
 type keytagSource struct {
-	list *corev1.PodList
-	mu   sync.Mutex
-	w    *watch.FakeWatcher
-	// ready is closed when the first watch has been handed out.
-	ready chan struct{}
-	idle  []*watch.FakeWatcher
+	mu       sync.Mutex
+	lists    []*corev1.PodList
+	all      []*watch.FakeWatcher
+	watchers chan *watch.FakeWatcher
 }
 
 func (s *keytagSource) List(metav1.ListOptions) (runtime.Object, error) {
-	return s.list.DeepCopy(), nil
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.lists[0]
+	if len(s.lists) > 1 {
+		s.lists = s.lists[1:]
+	}
+	return l.DeepCopy(), nil
 }
 
 func (s *keytagSource) Watch(metav1.ListOptions) (watch.Interface, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.w == nil {
-		s.w = watch.NewFake()
-		close(s.ready)
-		return s.w, nil
+	w := watch.NewFake()
+	s.all = append(s.all, w)
+	select {
+	case s.watchers <- w:
+	default:
 	}
-	idle := watch.NewFake()
-	s.idle = append(s.idle, idle)
-	return idle, nil
+	return w, nil
 }
 
 func (s *keytagSource) IsWatchListSemanticsUnSupported() bool { return true }
@@ -53,10 +57,8 @@ func (s *keytagSource) IsWatchListSemanticsUnSupported() bool { return true }
 func (s *keytagSource) stop() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, w := range append(s.idle, s.w) {
-		if w != nil {
-			w.Stop()
-		}
+	for _, w := range s.all {
+		w.Stop()
 	}
 }
 
@@ -140,18 +142,28 @@ func keytagInformerContent(r keytagReads, probe []string) string {
 const keytagSentinel = "zz-sentinel"
 
 // keytagPlay runs one library's informer through the script and returns
-// its indexer's content. run starts the informer and returns its reads and
-// a function that waits for it to stop.
-func keytagPlay(t *testing.T, initial []corev1.Pod, events []keytagEvent, probe []string,
+// its indexer's content. With a relist, the first watch ends with 410 Gone
+// after the events and the reflector lists relist, whose missing keys the
+// informer deletes with tombstones keyed by their renderings. start starts
+// the informer and returns its reads, a cancel and a wait for it to stop.
+func keytagPlay(t *testing.T, initial []corev1.Pod, events []keytagEvent, relist []corev1.Pod, probe []string,
 	start func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func())) string {
-	src := &keytagSource{list: &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: initial}, ready: make(chan struct{})}
+	lists := []*corev1.PodList{{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: initial}}
+	if relist != nil {
+		lists = append(lists, &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "500000"}, Items: relist})
+	}
+	src := &keytagSource{lists: lists, watchers: make(chan *watch.FakeWatcher, 4)}
 	seen := make(chan struct{})
 	reads, cancel, wait := start(src, seen)
-	<-src.ready
+	w := <-src.watchers
 	for _, e := range events {
-		src.w.Action(e.typ, e.pod.DeepCopy())
+		w.Action(e.typ, e.pod.DeepCopy())
 	}
-	src.w.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "zz", Name: keytagSentinel, ResourceVersion: "999999"}})
+	if relist != nil {
+		w.Error(&apierrors.NewResourceExpired("relist on purpose").ErrStatus)
+		w = <-src.watchers
+	}
+	w.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "zz", Name: keytagSentinel, ResourceVersion: "999999"}})
 	<-seen
 	content := keytagInformerContent(reads, probe)
 	cancel()
@@ -172,21 +184,34 @@ func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *tes
 		name   string
 		seed   int64
 		events int
+		relist bool
 	}{
-		{"a short script", 11, 60},
-		{"a long script over a growing table", 12, 800},
-		{"another long script", 13, 800},
+		{"a short script", 11, 60, false},
+		{"a long script over a growing table", 12, 800, false},
+		{"a long script ending in a relist that deletes by tombstones", 13, 800, true},
+		{"a short script ending in a relist", 14, 80, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			initial, events := keytagScript(tt.seed, tt.events)
+			var relist []corev1.Pod
+			if tt.relist {
+				// every other pod of the script: the rest vanish.
+				for i, e := range events {
+					if i%2 == 0 {
+						p := *e.pod.DeepCopy()
+						p.ResourceVersion = fmt.Sprint(400000 + i)
+						relist = append(relist, p)
+					}
+				}
+			}
 			probe := []string{"zz/" + keytagSentinel}
 			for _, ns := range keytagNamespaces {
 				for _, name := range keytagNames {
 					probe = append(probe, keytagRender(ns, name))
 				}
 			}
-			got := keytagPlay(t, initial, events, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+			got := keytagPlay(t, initial, events, relist, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
 				inf := kc.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc})
 				var once sync.Once
 				if _, err := inf.AddEventHandler(kc.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
@@ -201,7 +226,7 @@ func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *tes
 				go func() { defer close(done); inf.RunWithContext(ctx) }()
 				return inf.GetIndexer(), cancel, func() { <-done }
 			})
-			want := keytagPlay(t, initial, events, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+			want := keytagPlay(t, initial, events, relist, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
 				inf := cg.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc})
 				var once sync.Once
 				if _, err := inf.AddEventHandler(cg.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
@@ -218,6 +243,9 @@ func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *tes
 			})
 			if got != want {
 				t.Fatalf("indexer content differs after %d events\n%s", len(events), layoutDiff(want, got))
+			}
+			if tt.relist && (!strings.Contains(got, "@40") || strings.Contains(got, "@"+events[1].pod.ResourceVersion+"\n")) {
+				t.Fatalf("the relist did not reach the indexer:\n%s", got)
 			}
 			if !strings.Contains(got, keytagSentinel) || strings.Count(got, "=") < 10 {
 				t.Fatalf("the indexer holds too little to compare:\n%s", got)
