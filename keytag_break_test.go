@@ -428,3 +428,63 @@ func TestAStoreReplacedWithPlainKeysIsWrittenAndDeletedThroughSplitKeys(t *testi
 		})
 	}
 }
+
+// keytagFuzzKey builds a key from bytes over a tiny alphabet, so that keys
+// often collide across splits ("a/b"+"c" and "a"+"b/c").
+func keytagFuzzKey(b []byte) string {
+	const alphabet = "ab/c"
+	var sb strings.Builder
+	for _, x := range b {
+		sb.WriteByte(alphabet[x%4])
+	}
+	return sb.String()
+}
+
+func FuzzAStoreWritingMixedKeyFormsAgreesWithAMapOfRenderings(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17})
+	f.Add([]byte("split keys and plain keys \x00\x01\x02\x03 collide /// a/b/c"))
+	f.Add(bytes100())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := newThreadSafeMap(Indexers{"first": func(obj interface{}) ([]string, error) {
+			return []string{obj.(*keytagObj).key[:1]}, nil
+		}}, Indices{})
+		want := map[string]*keytagObj{}
+		for len(data) >= 2 {
+			op, n := data[0], 1+int(data[1]%6)
+			data = data[2:]
+			if n > len(data) {
+				n = len(data)
+			}
+			key := "k" + keytagFuzzKey(data[:n])
+			data = data[n:]
+			split := op&4 != 0
+			switch op % 3 {
+			case 0, 1:
+				o := &keytagObj{key: key}
+				keytagPut(m, key, o, split)
+				want[key] = o
+			default:
+				keytagDelete(m, key, split)
+				delete(want, key)
+			}
+		}
+		keytagCheckTable(t, m)
+		if got := len(m.ListKeys()); got != len(want) {
+			t.Fatalf("%d keys stored, want %d", got, len(want))
+		}
+		for k, o := range want {
+			if got, ok := m.Get(k); !ok || got != o {
+				t.Fatalf("Get(%q) = %v, %v; want %v", k, got, ok, o)
+			}
+		}
+	})
+}
+
+// bytes100 is a seed that writes and deletes a hundred keys.
+func bytes100() []byte {
+	var b []byte
+	for i := 0; i < 300; i++ {
+		b = append(b, byte(i*7), byte(i), byte(i*3), byte(i*5), byte(i*11))
+	}
+	return b
+}
