@@ -593,3 +593,71 @@ func TestKeysOfOneRenderingInDifferentSplitsAreOneKeyAsInClientGo(t *testing.T) 
 		})
 	}
 }
+
+func TestThreadSafeStoresGivenTrickyPlainKeysAndAPanickingIndexMatchClientGo(t *testing.T) {
+	tests := []struct {
+		name string
+		seed int64
+		ops  int
+	}{
+		{"a short run", 21, 300},
+		{"a long run over a growing table", 22, 1500},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewSource(tt.seed))
+			p := newLayoutPair(t, []string{"panicky"}, nil)
+			var keys []string
+			for _, ns := range keytagNamespaces {
+				for _, name := range keytagNames {
+					keys = append(keys, keytagRender(ns, name))
+				}
+			}
+			for i := 0; i < 120; i++ {
+				keys = append(keys, fmt.Sprintf("bulk-%d/p-%d", i%5, i))
+			}
+			p.probe = keys
+			var pods []*corev1.Pod
+			for i := 0; i < 60; i++ {
+				pods = append(pods, p.pod(fmt.Sprintf("pod%d", i), "ns", fmt.Sprint(i), map[string]string{"s": fmt.Sprint(i % 4)}))
+			}
+			for i := 0; i < tt.ops; i++ {
+				k, o := keys[rng.Intn(len(keys))], pods[rng.Intn(len(pods))]
+				var ok bool
+				switch r := rng.Intn(10); {
+				case r < 4:
+					ok = p.do(fmt.Sprintf("Add %q %s", k, p.names.of(o)), func(s layoutStore) string { s.Add(k, o); return "" })
+				case r < 7:
+					ok = p.do(fmt.Sprintf("Delete %q", k), func(s layoutStore) string { s.Delete(k); return "" })
+				case r < 8:
+					labels := map[string]string{"s": fmt.Sprint(rng.Intn(4))}
+					if rng.Intn(3) == 0 {
+						labels["panic"] = "1"
+					}
+					ok = p.do(fmt.Sprintf("set labels of %s to %v", p.names.of(o), labels), func(s layoutStore) string {
+						o.Labels = labels // NB: the same pointer is in both stores; setting it twice is harmless.
+						return ""
+					})
+				case r < 9:
+					items := map[string]any{}
+					for j := 0; j < rng.Intn(len(keys)); j++ {
+						if c := pods[rng.Intn(len(pods))]; c.Labels["panic"] == "" {
+							items[keys[rng.Intn(len(keys))]] = c
+						}
+					}
+					ok = p.do(fmt.Sprintf("Replace with %d", len(items)), func(s layoutStore) string { s.Replace(items, "rv"); return "" })
+				default:
+					tk := []string{k, keys[rng.Intn(len(keys))], k}
+					tobjs := []any{o, pods[rng.Intn(len(pods))], nil}
+					ok = p.do(fmt.Sprintf("Transaction %q", tk), func(s layoutStore) string { return s.Txn(tk, tobjs) })
+				}
+				if !ok {
+					return
+				}
+			}
+			if p.panics == 0 {
+				t.Fatalf("no operation panicked: the panicking index was never exercised")
+			}
+		})
+	}
+}
