@@ -170,6 +170,17 @@ func keytagSameHomeKeys(tb *keyTable, n, slots int) []string {
 	return keys
 }
 
+// keytagMustPanic runs fn and fails the test unless it panics.
+func keytagMustPanic(t *testing.T, fn func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Fatalf("the call did not panic")
+		}
+	}()
+	fn()
+}
+
 func TestAPanicInAnIndexFunctionMidDeleteLeavesTheObjectStoredAndTheTableIntactForLaterShifts(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -202,14 +213,7 @@ func TestAPanicInAnIndexFunctionMidDeleteLeavesTheObjectStoredAndTheTableIntactF
 			keytagCheckTable(t, m)
 			victim := keys[tt.boomAt]
 			objs[victim].boom = true
-			func() {
-				defer func() {
-					if recover() == nil {
-						t.Fatalf("deleting %q did not panic", victim)
-					}
-				}()
-				keytagDelete(m, victim, tt.split)
-			}()
+			keytagMustPanic(t, func() { keytagDelete(m, victim, tt.split) })
 			if got, ok := m.Get(victim); !ok || got != objs[victim] {
 				t.Fatalf("after the panicking delete Get(%q) = %v, %v; client-go keeps the object stored", victim, got, ok)
 			}
@@ -275,6 +279,39 @@ type keytagMeta struct {
 	metav1.ObjectMeta
 }
 
+// keytagReadUntil looks up every fixed object, by its rendered key and by
+// the object, until stop is closed; a miss or a wrong object is sent to
+// errs and ends the reader.
+// Once it has looked every one up it calls warm, so writers can wait for
+// readers to be running.
+func keytagReadUntil(ix Indexer, fixed []*keytagMeta, stop <-chan struct{}, errs chan<- string, warm func()) {
+	warmed := false
+	defer func() {
+		if !warmed {
+			warm() // NB: a reader that fails early must not hang the writers.
+		}
+	}()
+	for n := 0; ; n++ {
+		if n == len(fixed) {
+			warmed = true
+			warm()
+		}
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		o := fixed[n%len(fixed)]
+		key := o.Namespace + "/" + o.Name
+		got, ok, _ := ix.GetByKey(key)
+		got2, ok2, _ := ix.Get(o)
+		if !ok || got != o || !ok2 || got2 != o {
+			errs <- fmt.Sprintf("reader lost %q: %v %v / %v %v", key, got, ok, got2, ok2)
+			return
+		}
+	}
+}
+
 func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftTheTable(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	tests := []struct {
@@ -299,27 +336,16 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 			var wg sync.WaitGroup
 			stop := make(chan struct{})
 			errs := make(chan string, 8)
+			var warm sync.WaitGroup
 			for r := 0; r < 2; r++ {
 				wg.Add(1)
+				warm.Add(1)
 				go func() {
 					defer wg.Done()
-					for n := 0; ; n++ {
-						select {
-						case <-stop:
-							return
-						default:
-						}
-						o := fixed[n%len(fixed)]
-						key := o.Namespace + "/" + o.Name
-						got, ok, _ := ix.GetByKey(key)
-						got2, ok2, _ := ix.Get(o)
-						if !ok || got != o || !ok2 || got2 != o {
-							errs <- fmt.Sprintf("reader lost %q: %v %v / %v %v", key, got, ok, got2, ok2)
-							return
-						}
-					}
+					keytagReadUntil(ix, fixed, stop, errs, warm.Done)
 				}()
 			}
+			warm.Wait()
 			var writers sync.WaitGroup
 			for w := 0; w < tt.writers; w++ {
 				writers.Add(1)
