@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -513,4 +514,29 @@ func bytes100() []byte {
 		b = append(b, byte(i*7), byte(i), byte(i*3), byte(i*5), byte(i*11))
 	}
 	return b
+}
+
+func TestTheKeyTableCostsElevenToTwentyOneBytesPerStoredKey(t *testing.T) {
+	tests := []struct {
+		name string
+		n    int
+	}{
+		{"just past a doubling", 97},
+		{"just before a doubling", 3 * 1024 / 4},
+		{"a large store", 10000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{}, Indices{})
+			for i := 0; i < tt.n; i++ {
+				m.updateNamed("ns", fmt.Sprint(i), &keytagObj{key: "x"}, "")
+			}
+			slotBytes := int(unsafe.Sizeof(m.table.slots[0])) // NB: 8 since the slots carry tags.
+			perKey := float64(len(m.table.slots)*slotBytes) / float64(m.table.len())
+			if perKey < 10.6 || perKey > 21.4 {
+				t.Fatalf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
+			}
+			t.Logf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
+		})
+	}
 }
