@@ -540,3 +540,47 @@ func TestTheKeyTableCostsElevenToTwentyOneBytesPerStoredKey(t *testing.T) {
 		})
 	}
 }
+
+func TestADetachedRecordIsAdoptedThroughEitherFormAndTaggedAsItsKey(t *testing.T) {
+	tests := []struct {
+		name                   string
+		splitDelete, splitBack bool
+	}{
+		{"deleted plain, written back split", false, true},
+		{"deleted split, written back plain", true, false},
+		{"deleted and written back split", true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			for i := 0; i < 50; i++ {
+				k := fmt.Sprintf("a/b/%d", i)
+				keytagPut(m, k, &keytagObj{key: k}, i%2 == 0)
+			}
+			victim := &keytagObj{key: "x/y/victim"}
+			keytagPut(m, victim.key, victim, true)
+			victim.key = "z-changed-in-place" // its index value moves from "x" to "z"
+			keytagDelete(m, "x/y/victim", tt.splitDelete)
+			if _, ok := m.detached["x/y/victim"]; !ok {
+				t.Fatalf("the deleted record whose object changed in place is not detached: %v", m.detached)
+			}
+			keytagCheckTable(t, m)
+			if keys, _ := m.IndexKeys("first", "x"); len(keys) != 1 || keys[0] != "x/y/victim" {
+				t.Fatalf("IndexKeys(first, x) = %q, want the detached key as client-go keeps it", keys)
+			}
+			back := &keytagObj{key: "x/y/victim"}
+			keytagPut(m, "x/y/victim", back, tt.splitBack)
+			if len(m.detached) != 0 {
+				t.Fatalf("the record was not adopted: %v", m.detached)
+			}
+			keytagCheckTable(t, m)
+			if got, ok := m.Get("x/y/victim"); !ok || got != back {
+				t.Fatalf("Get = %v, %v; want the object written back", got, ok)
+			}
+			objs, _ := m.ByIndex("first", "x")
+			if len(objs) != 1 || objs[0] != back {
+				t.Fatalf("ByIndex(first, x) = %v, want the object written back once", objs)
+			}
+		})
+	}
+}
