@@ -314,7 +314,7 @@ func keytagReadUntil(ix Indexer, fixed []*keytagMeta, stop <-chan struct{}, errs
 }
 
 func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftTheTable(t *testing.T) {
-	defer goleak.VerifyNone(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	tests := []struct {
 		name    string
 		writers int
