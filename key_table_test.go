@@ -129,7 +129,7 @@ func (km *keyTableModel) checkRuns() {
 			}
 		}
 	}
-	if n != km.table.count || n*4 > len(km.table.slots)*3 {
+	if n != km.table.count || n*keyTableLoadDen > len(km.table.slots)*keyTableLoadNum {
 		km.fatalf("%d members, count %d, %d slots", n, km.table.count, len(km.table.slots))
 	}
 }

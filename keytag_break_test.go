@@ -516,15 +516,22 @@ func bytes100() []byte {
 	return b
 }
 
-func TestTheKeyTableCostsElevenToTwentyOneBytesPerStoredKey(t *testing.T) {
+func TestTheKeyTableCostsTenToTwentyBytesPerStoredKey(t *testing.T) {
+	// limit is the number of keys a table of size slots holds before it
+	// doubles.
+	limit := func(size int) int { return size * keyTableLoadNum / keyTableLoadDen }
 	tests := []struct {
 		name string
 		n    int
 	}{
-		{"just past a doubling", 97},
-		{"just before a doubling", 3 * 1024 / 4},
+		{"just past a doubling", limit(128) + 1},
+		{"just before a doubling", limit(1024)},
 		{"a large store", 10000},
 	}
+	// NB: 8-byte slots, at most 13/16 and, after a doubling, just over
+	// 13/32 of them used.
+	lo := 8 * float64(keyTableLoadDen) / float64(keyTableLoadNum)
+	hi := 2 * lo
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newThreadSafeMap(Indexers{}, Indices{})
@@ -533,8 +540,8 @@ func TestTheKeyTableCostsElevenToTwentyOneBytesPerStoredKey(t *testing.T) {
 			}
 			slotBytes := int(unsafe.Sizeof(m.table.slots[0])) // NB: 8 since the slots carry tags.
 			perKey := float64(len(m.table.slots)*slotBytes) / float64(m.table.len())
-			if perKey < 10.6 || perKey > 21.4 {
-				t.Fatalf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
+			if perKey < lo-0.01 || perKey > hi {
+				t.Fatalf("%d keys in %d slots: %.1f B a key, want %.1f to %.1f", m.table.len(), len(m.table.slots), perKey, lo, hi)
 			}
 			t.Logf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
 		})

@@ -316,10 +316,10 @@ func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
 }
 
 // deleteRecordLocked removes id, a stored record in table slot slot whose
-// object is obj, from the indices and the table. A record that an index still holds (its object
-// was changed in place, so it no longer gives the values it was indexed
-// under) is kept as detached, under its key rendered as a plain one; any
-// other is freed, its id to be reused.
+// object is obj, from the indices and the table. A record that an index
+// still holds (its object was changed in place, so it no longer gives the
+// values it was indexed under) is kept as detached, under its key rendered
+// as a plain one; any other is freed, its id to be reused.
 func (m *threadSafeMap) deleteRecordLocked(slot int, id int32, obj interface{}) {
 	m.indices.remove(id, obj)
 	// NB: the indices never change the table, so slot is still id's.
