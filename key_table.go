@@ -35,8 +35,8 @@ const (
 // Deletion shifts the following members of the probe run back (no
 // tombstones), so a lookup stops at the first empty slot, however many
 // deletions came before. The table doubles once more than 13/16 of its
-// slots are used; it never shrinks (a Go map does not either), and the store makes
-// a fresh one on Replace.
+// slots are used; it never shrinks (a Go map does not either), and the
+// store makes a fresh one on Replace.
 //
 // Invariant: len(slots) is 0 or a power of two, at most 2^32; count is the
 // number of non-zero slots, at most 13/16 of len(slots); every member's tag is
