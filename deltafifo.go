@@ -415,6 +415,12 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 	if f.knownObjects == nil {
 		return
 	}
+	if known, ok := f.knownObjects.(storedObjectsLister); ok {
+		for _, e := range known.storedExcept(f.listedOrQueued(listed), true) {
+			f.appendLocked(e.key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: e.key, Obj: e.obj}})
+		}
+		return
+	}
 	for _, key := range f.knownObjects.ListKeys() {
 		if _, ok := listed[key]; ok {
 			continue
@@ -435,6 +441,18 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 	}
 }
 
+// listedOrQueued returns a test, for storedExcept, of whether a key is
+// listed or has deltas queued.
+func (f *DeltaFIFO) listedOrQueued(listed map[string]struct{}) func(key []byte) bool {
+	return func(key []byte) bool {
+		if inKeySet(listed, key) {
+			return true
+		}
+		_, queued := f.items[string(key)]
+		return queued
+	}
+}
+
 // Resync gives a Sync delta, holding the KnownObjects object as it is (not
 // transformed again), to every object of KnownObjects, in KnownObjects'
 // order, whose key (by the queue's KeyOf, which may differ from the store's
@@ -446,6 +464,14 @@ func (f *DeltaFIFO) Resync() error {
 	}
 	f.lock.Lock()
 	defer f.lock.Unlock()
+	if known, ok := f.knownObjects.(storedObjectsLister); ok {
+		for _, e := range known.storedExcept(nil, false) {
+			if err := f.syncObjectLocked(e.obj); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, key := range f.knownObjects.ListKeys() {
 		if err := f.syncKnownLocked(key); err != nil {
 			return err
@@ -467,6 +493,12 @@ func (f *DeltaFIFO) syncKnownLocked(key string) error {
 		f.namedLogger().Info("Key does not exist in known objects store, unable to queue object for sync", "key", key)
 		return nil
 	}
+	return f.syncObjectLocked(obj)
+}
+
+// syncObjectLocked gives obj, a KnownObjects object, a Sync delta under its
+// queue key, unless that key is queued; a key error is returned.
+func (f *DeltaFIFO) syncObjectLocked(obj interface{}) error {
 	id, err := f.keyErrOf(obj)
 	if err != nil {
 		return err

@@ -319,6 +319,14 @@ func (f *RealFIFO) Resync() error {
 		return nil
 	}
 	queued := f.queuedKeysLocked()
+	if known, ok := f.knownObjects.(storedObjectsLister); ok {
+		for _, e := range known.storedExcept(func(key []byte) bool { return inKeySet(queued, key) }, false) {
+			if err := f.syncKnownLocked(e.obj); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, key := range f.knownObjects.ListKeys() {
 		if _, ok := queued[key]; ok {
 			continue
@@ -332,13 +340,28 @@ func (f *RealFIFO) Resync() error {
 			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, unable to queue object for sync", "key", key)
 			continue
 		}
-		id, err := f.keyOf(obj)
-		if err != nil {
-			return realFIFOResyncError(nil)
+		if err := f.syncKnownLocked(obj); err != nil {
+			return err
 		}
-		f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: id})
 	}
 	return nil
+}
+
+// syncKnownLocked queues a Sync delta for obj, a KnownObjects object, under
+// the queue's own key for it; that key function failing is Resync's error.
+func (f *RealFIFO) syncKnownLocked(obj interface{}) error {
+	id, err := f.keyOf(obj)
+	if err != nil {
+		return realFIFOResyncError(nil)
+	}
+	f.pushLocked(realFIFOEntry{delta: Delta{Type: Sync, Object: obj}, key: id})
+	return nil
+}
+
+// inKeySet reports whether set holds key, without building a string.
+func inKeySet(set map[string]struct{}, key []byte) bool {
+	_, ok := set[string(key)]
+	return ok
 }
 
 // realFIFOResyncError is the error a non-atomic Resync stops with when the
@@ -524,10 +547,7 @@ func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]
 		if _, ok := listed[q.key]; ok || q.newest.Type == Deleted {
 			continue
 		}
-		f.pushLocked(realFIFOEntry{
-			delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: q.key, Obj: q.newest.Object}},
-			key:   q.key,
-		})
+		f.pushTombstoneLocked(q.key, q.newest.Object)
 	}
 	return queued
 }
@@ -536,6 +556,13 @@ func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]
 // knownObjects that is neither listed nor queued. A key the store cannot
 // produce gets a tombstone without object.
 func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
+	if known, ok := f.knownObjects.(storedObjectsLister); ok {
+		skip := func(key []byte) bool { return inKeySet(listed, key) || inKeySet(queued, key) }
+		for _, e := range known.storedExcept(skip, true) {
+			f.pushTombstoneLocked(e.key, e.obj)
+		}
+		return
+	}
 	for _, key := range f.knownObjects.ListKeys() {
 		if _, ok := listed[key]; ok {
 			continue
@@ -552,11 +579,17 @@ func (f *RealFIFO) tombstoneKnownLocked(listed, queued map[string]struct{}) {
 			obj = nil
 			utilruntime.HandleErrorWithLogger(f.namedLogger(), nil, "Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
 		}
-		f.pushLocked(realFIFOEntry{
-			delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}},
-			key:   key,
-		})
+		f.pushTombstoneLocked(key, obj)
 	}
+}
+
+// pushTombstoneLocked queues a deletion tombstone of key holding obj, its
+// last known object (nil when unknown).
+func (f *RealFIFO) pushTombstoneLocked(key string, obj interface{}) {
+	f.pushLocked(realFIFOEntry{
+		delta: Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}},
+		key:   key,
+	})
 }
 
 // waitLocked blocks until a delta is queued (true) or the queue is closed
