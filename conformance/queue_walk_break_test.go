@@ -79,6 +79,17 @@ func walkKeyFunc(name string, meta, deletion func(interface{}) (string, error)) 
 			k, err := deletion(obj)
 			return "q:" + k, err
 		}
+	case "nilAndEmpty":
+		// nil is keyed "nil", a pod named e is keyed "".
+		return func(obj interface{}) (string, error) {
+			if obj == nil {
+				return "nil", nil
+			}
+			if p, ok := obj.(*v1.Pod); ok && p.Name == "e" {
+				return "", nil
+			}
+			return deletion(obj)
+		}
 	case "failsOnBad":
 		return func(obj interface{}) (string, error) {
 			if p, ok := obj.(*v1.Pod); ok && p.Name == "bad" {
@@ -214,6 +225,12 @@ func TestQueuesReplaceAndResyncOverTheirOwnStoreGiveClientGosDeltas(t *testing.T
 			queued: []interface{}{walkObj("ns", "a", "2")}, listed: []interface{}{walkObj("ns", "b", "3")}},
 		{name: "queue key function fails on a known object during Resync", storeKey: "meta", queueKey: "failsOnBad",
 			known: []interface{}{walkObj("ns", "bad", "1")}, listed: []interface{}{walkObj("ns", "a", "2")}},
+		{name: "a nil object and an empty key stored, the empty key listed", storeKey: "nilAndEmpty", queueKey: "nilAndEmpty",
+			known: []interface{}{nil, walkObj("ns", "e", "1"), walkObj("ns", "a", "1")}, listed: []interface{}{walkObj("ns", "e", "2")}},
+		{name: "an empty key stored, not listed", storeKey: "nilAndEmpty", queueKey: "nilAndEmpty",
+			known: []interface{}{walkObj("ns", "e", "1"), walkObj("ns", "a", "1")}, listed: []interface{}{walkObj("ns", "a", "2")}},
+		{name: "an empty key stored and queued", storeKey: "nilAndEmpty", queueKey: "nilAndEmpty",
+			known: []interface{}{walkObj("ns", "e", "1"), walkObj("ns", "a", "1")}, queued: []interface{}{walkObj("x", "e", "5")}},
 		// NB: client-go's Resync stops at a map-ordered key, so the store
 		// holds only the failing object.
 	}
