@@ -55,6 +55,7 @@ func walkRenderDeltas(obj interface{}) string {
 // walkQueue is the part of either package's queue the scenario drives.
 type walkQueue interface {
 	Add(obj interface{}) error
+	Delete(obj interface{}) error
 	Replace(list []interface{}, rv string) error
 	Resync() error
 	Close()
@@ -168,6 +169,8 @@ type walkScenario struct {
 	// extras adds a stored tombstone and an ExplicitKey to the store.
 	extras         bool
 	queued, listed []interface{}
+	// deleted are given to Delete after queued to Add, before Replace.
+	deleted []interface{}
 }
 
 // walkPlay runs scenario sc against one side: Add the queued objects,
@@ -193,6 +196,9 @@ func walkPlay(side walkSide, sc walkScenario, queue string) []string {
 	}
 	for _, o := range sc.queued {
 		out = append(out, "Add "+fmt.Sprint(q.Add(o)))
+	}
+	for _, o := range sc.deleted {
+		out = append(out, "Delete "+fmt.Sprint(q.Delete(o)))
 	}
 	out = append(out, "Replace "+fmt.Sprint(q.Replace(sc.listed, "9")))
 	drain("after Replace")
@@ -231,6 +237,9 @@ func TestQueuesReplaceAndResyncOverTheirOwnStoreGiveClientGosDeltas(t *testing.T
 			known: []interface{}{walkObj("ns", "e", "1"), walkObj("ns", "a", "1")}, listed: []interface{}{walkObj("ns", "a", "2")}},
 		{name: "an empty key stored and queued", storeKey: "nilAndEmpty", queueKey: "nilAndEmpty",
 			known: []interface{}{walkObj("ns", "e", "1"), walkObj("ns", "a", "1")}, queued: []interface{}{walkObj("x", "e", "5")}},
+		{name: "known keys queued as deleted, not listed", storeKey: "meta", queueKey: "meta", known: known,
+			queued: []interface{}{walkObj("ns", "a", "2")}, deleted: []interface{}{walkObj("ns", "a", "2"), walkObj("ns", "b", "2"), walkObj("ns2", "d", "2")},
+			listed: []interface{}{walkObj("ns", "x/y", "3")}},
 		// NB: client-go's Resync stops at a map-ordered key, so the store
 		// holds only the failing object.
 	}
