@@ -404,7 +404,7 @@ func (f *DeltaFIFO) tombstoneQueuedLocked(listed map[string]struct{}) {
 		if t, ok := last.(DeletedFinalStateUnknown); ok {
 			last = t.Obj // NB: never a tombstone inside a tombstone
 		}
-		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: last}})
+		f.appendTombstoneLocked(key, last)
 	}
 }
 
@@ -417,7 +417,7 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 	}
 	if known, ok := f.knownObjects.(storedObjectsLister); ok {
 		for _, e := range known.storedExcept(f.listedOrQueued(listed), true) {
-			f.appendLocked(e.key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: e.key, Obj: e.obj}})
+			f.appendTombstoneLocked(e.key, e.obj)
 		}
 		return
 	}
@@ -437,8 +437,14 @@ func (f *DeltaFIFO) tombstoneKnownLocked(listed map[string]struct{}) {
 			obj = nil
 			f.namedLogger().Info("Key does not exist in known objects store, placing DeleteFinalStateUnknown marker without object", "key", key)
 		}
-		f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
+		f.appendTombstoneLocked(key, obj)
 	}
+}
+
+// appendTombstoneLocked adds a deletion tombstone of key holding obj, its
+// last known object (nil when unknown).
+func (f *DeltaFIFO) appendTombstoneLocked(key string, obj interface{}) {
+	f.appendLocked(key, Delta{Type: Deleted, Object: DeletedFinalStateUnknown{Key: key, Obj: obj}})
 }
 
 // listedOrQueued returns a test, for storedExcept, of whether a key is

@@ -98,10 +98,7 @@ func (m *threadSafeMap) updateNamed(namespace, name string, obj interface{}, rv 
 func (m *threadSafeMap) deleteNamed(namespace, name, rv string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
-	key := namedKey(namespace, name)
-	if slot, id, obj := m.table.lookup(key, m.table.hashOf(key), &m.recs); id >= 0 {
-		m.deleteRecordLocked(slot, id, obj)
-	}
+	m.deleteKeyLocked(namedKey(namespace, name))
 	m.setResourceVersionLocked(rv)
 }
 

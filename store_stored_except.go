@@ -31,8 +31,7 @@ func (m *threadSafeMap) storedExcept(skip func(key []byte) bool, withKeys bool) 
 	if skip == nil {
 		out = make([]storedEntry, 0, m.recs.live)
 	}
-	var buf [128]byte
-	rendered := buf[:0]
+	var rendered []byte
 	m.recs.forEachStored(func(id int32, obj interface{}) {
 		key := m.recs.key(id)
 		if skip != nil {
