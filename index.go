@@ -118,6 +118,15 @@ type valueIndex struct {
 	// spareIDs holds the first lists of the next new key sets, in one
 	// block (see newKeySet).
 	spareIDs []int32
+	// sole holds, by record id, the number+1 of the one key set holding
+	// the record, 0 when none does, soleMany when several do or did (see
+	// index_sole.go).
+	sole soleColumn
+	// setValues holds each key set's value by its number (keySet.num); ""
+	// for a free number.
+	setValues []string
+	// freeNums lists the numbers of dropped key sets, for reuse.
+	freeNums []int32
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -132,6 +141,16 @@ type storeIndices struct {
 	ordered []*valueIndex
 	// recs are the owning map's records, shared with every index.
 	recs *storeRecords
+	// trusted is set when every stored object has been through every
+	// IndexFunc without a panic since the indices were (re)built empty,
+	// and no key set is empty (only the initial Indices can give one).
+	// change may then skip the IndexFuncs on the old object (see
+	// index_update.go).
+	trusted bool
+	// writing is set while a write that calls IndexFuncs runs; found set
+	// when the next one begins, it tells that an IndexFunc panicked out
+	// of the last (see beginWrite).
+	writing bool
 	// pending holds the content given in the initial Indices for names
 	// no IndexFunc is registered under (yet): listed by
 	// ListIndexFuncValues, never read nor written otherwise, taken over by
@@ -147,6 +166,7 @@ func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
 		indexers: make(Indexers, len(indexers)),
 		byName:   make(map[string]*valueIndex, len(indexers)),
 		recs:     recs,
+		trusted:  true,
 	}
 	for name, fn := range indexers {
 		ix.register(name, fn)
@@ -164,12 +184,14 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 }
 
 // clear empties every index, keeping the index functions, and drops the
-// pending content.
+// pending content; the emptied indices are trusted again.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
 		vi.byValue, vi.spare, vi.spareIDs = map[string]*keySet{}, nil, nil
+		vi.sole, vi.setValues, vi.freeNums = soleColumn{}, nil, nil
 	}
 	ix.pending = nil
+	ix.trusted, ix.writing = true, false
 }
 
 // listed returns the index whose values ListIndexFuncValues lists under
@@ -185,24 +207,20 @@ func (ix *storeIndices) listed(name string) *valueIndex {
 // IndexFunc error panics, as there is no way to report it and the indices
 // must never be silently wrong.
 func (ix *storeIndices) add(id int32, obj interface{}) {
+	ix.beginWrite()
 	for _, vi := range ix.ordered {
 		vi.add(id, obj)
 	}
+	ix.endWrite()
 }
 
 // remove drops id from every value of obj, its object, in every index.
 func (ix *storeIndices) remove(id int32, obj interface{}) {
+	ix.beginWrite()
 	for _, vi := range ix.ordered {
 		vi.remove(id, obj)
 	}
-}
-
-// change moves id from the values of oldObj to the values of newObj, in every
-// index.
-func (ix *storeIndices) change(id int32, oldObj, newObj interface{}) {
-	for _, vi := range ix.ordered {
-		vi.change(id, oldObj, newObj)
-	}
+	ix.endWrite()
 }
 
 // get returns the index called name, or an error naming it.
@@ -227,16 +245,20 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	if len(conflicts) > 0 {
 		return fmt.Errorf("indexer conflict: %v", sets.New(conflicts...))
 	}
+	ix.beginWrite()
 	for name, fn := range newIndexers {
 		vi := ix.register(name, fn)
 		if p := ix.pending[name]; p != nil {
 			// NB: client-go fills the index on top of what it was
 			// given for that name; the memberships keep their refs.
 			vi.byValue, vi.spare, vi.spareIDs = p.byValue, p.spare, p.spareIDs
+			vi.sole, vi.setValues, vi.freeNums = p.sole, p.setValues, p.freeNums
 			delete(ix.pending, name)
 		}
 		ix.recs.forEachStored(vi.add)
 	}
+	// NB: not deferred: a panic must leave the write unfinished.
+	ix.endWrite()
 	return nil
 }
 
@@ -291,55 +313,6 @@ func (vi *valueIndex) remove(id int32, obj interface{}) {
 	}
 }
 
-// change moves id from the values of oldObj to the values of newObj: it
-// leaves the index alone when both give the same single value, else removes
-// id from the old values the new object does not give and adds it to every
-// new value (which repairs a record whose object was changed in place).
-func (vi *valueIndex) change(id int32, oldObj, newObj interface{}) {
-	if vi.changeNamespace(id, oldObj, newObj) {
-		return
-	}
-	oldValues := vi.valuesOf(id, oldObj)
-	newValues := vi.valuesOf(id, newObj)
-	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
-		return // NB: the common update: the indexed value did not change.
-	}
-	if len(oldValues)*len(newValues) > scanValuesMax {
-		vi.changeMany(id, oldValues, newValues)
-		return
-	}
-	for _, v := range oldValues {
-		if !containsString(newValues, v) {
-			vi.removeEntry(v, id)
-		}
-	}
-	// NB: every new value is added, even one the old object gave too: an
-	// object changed in place before this write may never have been indexed
-	// under it (client-go, too, re-adds the key to each new value).
-	for _, v := range newValues {
-		vi.addEntry(v, id)
-	}
-}
-
-// changeNamespace is change for MetaNamespaceIndexFunc's index when both
-// objects have metadata, and then reports true: single values, so id moves
-// only when the namespace changed.
-func (vi *valueIndex) changeNamespace(id int32, oldObj, newObj interface{}) bool {
-	oldNamespace, ok := vi.namespaceOf(oldObj)
-	if !ok {
-		return false
-	}
-	newNamespace, ok := vi.namespaceOf(newObj)
-	if !ok {
-		return false
-	}
-	if oldNamespace != newNamespace {
-		vi.removeEntry(oldNamespace, id)
-		vi.addEntry(newNamespace, id)
-	}
-	return true
-}
-
 // scanValuesMax bounds the comparisons change makes by scanning; past it the
 // old and new values are compared through sets.
 const scanValuesMax = 256
@@ -361,12 +334,20 @@ func (vi *valueIndex) changeMany(id int32, oldValues, newValues []string) {
 func (vi *valueIndex) addEntry(value string, id int32) {
 	ks := vi.byValue[value]
 	if ks == nil {
-		ks = vi.newKeySet()
-		vi.byValue[value] = ks
+		ks = vi.newSetOf(value)
 	}
 	if ks.insert(id) {
 		*vi.recs.refs(id)++
+		vi.joined(id, ks)
 	}
+}
+
+// newSetOf makes an empty, numbered key set the set of value.
+func (vi *valueIndex) newSetOf(value string) *keySet {
+	ks := vi.newKeySet()
+	vi.numberSet(ks, value)
+	vi.byValue[value] = ks
+	return ks
 }
 
 // removeEntry records that record id no longer has value, dropping the value once
@@ -378,9 +359,11 @@ func (vi *valueIndex) removeEntry(value string, id int32) {
 	}
 	if ks.remove(id) {
 		*vi.recs.refs(id)--
+		vi.left(id, ks)
 	}
 	if ks.len() == 0 {
 		delete(vi.byValue, value)
+		vi.releaseSet(ks)
 	}
 }
 
@@ -408,7 +391,8 @@ func (ix *storeIndices) load(indices Indices, recordFor func(key string) int32) 
 		}
 		for value, keys := range byValue {
 			if len(keys) == 0 && vi.byValue[value] == nil {
-				vi.byValue[value] = vi.newKeySet()
+				vi.newSetOf(value)
+				ix.trusted = false
 			}
 			for key := range keys {
 				vi.addEntry(value, recordFor(key))

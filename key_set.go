@@ -35,6 +35,8 @@ type keySet struct {
 	ids []int32
 	// n is the number of members of a hash set.
 	n int32
+	// num is the set's number in its index (see valueIndex.setValues).
+	num int32
 	// hashed tells which form ids has.
 	hashed bool
 }

@@ -275,6 +275,7 @@ func (m *threadSafeMap) putNewLocked(key recordKey, tag uint32, obj interface{})
 		m.recs.attach(id, obj)
 	} else {
 		id = m.recs.add(key, obj)
+		m.indices.fresh(id)
 	}
 	m.table.insert(id, tag)
 	m.indices.add(id, obj)
