@@ -97,7 +97,9 @@ type index map[string]sets.Set[string]
 // changed in place after it was written can thus leave its record under
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
 // exactly where client-go leaves its key. Every membership is counted in
-// the records' refs.
+// the records' refs, and every key set has a number naming it in setValues;
+// sole[id] is the number+1 of the one set holding id, 0 when none does, or
+// soleMany (see index_sole.go).
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -124,7 +126,7 @@ type valueIndex struct {
 	sole soleColumn
 	// setValues holds each key set's value by its number (keySet.num); ""
 	// for a free number.
-	setValues []string
+	setValues setValueTable
 	// freeNums lists the numbers of dropped key sets, for reuse.
 	freeNums []int32
 }
@@ -188,7 +190,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
 		vi.byValue, vi.spare, vi.spareIDs = map[string]*keySet{}, nil, nil
-		vi.sole, vi.setValues, vi.freeNums = soleColumn{}, nil, nil
+		vi.sole, vi.setValues, vi.freeNums = soleColumn{}, setValueTable{}, nil
 	}
 	ix.pending = nil
 	ix.trusted, ix.writing = true, false

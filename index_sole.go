@@ -22,29 +22,75 @@ type soleColumn struct {
 
 // get returns the value of id, 0 when id is past the column.
 func (c *soleColumn) get(id int32) int32 {
-	ci, i := int(id>>recordChunkBits), int(id&(recordChunkSize-1))
-	if ci >= len(c.chunks) || i >= len(c.chunks[ci]) {
-		return 0
+	if p := c.at(id); p != nil {
+		return *p
 	}
-	return c.chunks[ci][i]
+	return 0
 }
 
-// set makes v the value of id, growing the column to cover id.
-func (c *soleColumn) set(id int32, v int32) {
+// at returns id's cell, nil when id is past the column.
+func (c *soleColumn) at(id int32) *int32 {
+	ci, i := int(id>>recordChunkBits), int(id&(recordChunkSize-1))
+	if ci >= len(c.chunks) || i >= len(c.chunks[ci]) {
+		return nil
+	}
+	return &c.chunks[ci][i]
+}
+
+// cell returns id's cell, growing the column to cover id.
+func (c *soleColumn) cell(id int32) *int32 {
+	if p := c.at(id); p != nil {
+		return p
+	}
 	ci, i := int(id>>recordChunkBits), int(id&(recordChunkSize-1))
 	for len(c.chunks) <= ci {
 		c.chunks = append(c.chunks, nil)
 	}
-	chunk := c.chunks[ci]
-	if i >= len(chunk) {
-		if ci > 0 {
-			chunk = make([]int32, recordChunkSize)
-		} else {
-			chunk = append(chunk, make([]int32, i+1-len(chunk))...)
-		}
-		c.chunks[ci] = chunk
+	if ci > 0 {
+		c.chunks[ci] = make([]int32, recordChunkSize)
+	} else {
+		// NB: the first chunk grows by append, so a small store stays
+		// small.
+		c.chunks[0] = append(c.chunks[0], make([]int32, i+1-len(c.chunks[0]))...)
 	}
-	chunk[i] = v
+	return &c.chunks[ci][i]
+}
+
+// set makes v the value of id, growing the column to cover id.
+func (c *soleColumn) set(id int32, v int32) { *c.cell(id) = v }
+
+// setValueChunk is the number of values per chunk of a setValueTable.
+const setValueChunk = 256
+
+// setValueTable holds the value of each numbered key set of an index, in
+// chunks of setValueChunk (the first grows by append; later ones are
+// allocated at full size, so growing copies nothing). It is not safe for
+// concurrent use; the owning map's lock guards it.
+type setValueTable struct {
+	// chunks holds the values; chunks[num/setValueChunk] holds num's.
+	chunks [][]string
+	// n is the number of numbers handed out, free ones included.
+	n int32
+}
+
+// at returns the value cell of num, a number handed out.
+func (t *setValueTable) at(num int32) *string {
+	return &t.chunks[num/setValueChunk][num%setValueChunk]
+}
+
+// push hands out the next number, with value, and returns it.
+func (t *setValueTable) push(value string) int32 {
+	ci := int(t.n / setValueChunk)
+	if ci == len(t.chunks) {
+		size := setValueChunk
+		if ci == 0 {
+			size = 0
+		}
+		t.chunks = append(t.chunks, make([]string, 0, size))
+	}
+	t.chunks[ci] = append(t.chunks[ci], value)
+	t.n++
+	return t.n - 1
 }
 
 // numberSet gives ks, a key set new to vi, a number and records value as
@@ -53,33 +99,32 @@ func (vi *valueIndex) numberSet(ks *keySet, value string) {
 	if n := len(vi.freeNums); n > 0 {
 		ks.num = vi.freeNums[n-1]
 		vi.freeNums = vi.freeNums[:n-1]
-		vi.setValues[ks.num] = value
+		*vi.setValues.at(ks.num) = value
 		return
 	}
-	ks.num = int32(len(vi.setValues))
-	vi.setValues = append(vi.setValues, value)
+	ks.num = vi.setValues.push(value)
 }
 
 // releaseSet frees the number of ks, a key set vi just dropped (it has no
 // member, so no sole entry names it).
 func (vi *valueIndex) releaseSet(ks *keySet) {
-	vi.setValues[ks.num] = ""
+	*vi.setValues.at(ks.num) = ""
 	vi.freeNums = append(vi.freeNums, ks.num)
 }
 
 // joined records that ks, a key set of vi, now holds id.
 func (vi *valueIndex) joined(id int32, ks *keySet) {
-	if vi.sole.get(id) == 0 {
-		vi.sole.set(id, ks.num+1)
-		return
+	if p := vi.sole.cell(id); *p == 0 {
+		*p = ks.num + 1
+	} else {
+		*p = soleMany
 	}
-	vi.sole.set(id, soleMany)
 }
 
 // left records that ks, a key set of vi, no longer holds id.
 func (vi *valueIndex) left(id int32, ks *keySet) {
-	if vi.sole.get(id) == ks.num+1 {
-		vi.sole.set(id, 0)
+	if p := vi.sole.at(id); p != nil && *p == ks.num+1 {
+		*p = 0
 	}
 }
 
@@ -101,20 +146,20 @@ func (vi *valueIndex) holdsExactly(id int32, values []string) bool {
 // holds id.
 func (vi *valueIndex) holdsOnly(id int32, value string) bool {
 	s := vi.sole.get(id)
-	return s > 0 && vi.setValues[s-1] == value
+	return s > 0 && *vi.setValues.at(s - 1) == value
 }
 
 // fresh resets id's sole entries in every index, pending content included,
 // for a new record given the id of a freed one.
 func (ix *storeIndices) fresh(id int32) {
 	for _, vi := range ix.ordered {
-		if vi.sole.get(id) != 0 {
-			vi.sole.set(id, 0)
+		if p := vi.sole.at(id); p != nil {
+			*p = 0
 		}
 	}
 	for _, vi := range ix.pending {
-		if vi.sole.get(id) != 0 {
-			vi.sole.set(id, 0)
+		if p := vi.sole.at(id); p != nil {
+			*p = 0
 		}
 	}
 }

@@ -195,8 +195,8 @@ func checkSoleColumn(t *testing.T, vi *valueIndex, n int) {
 	t.Helper()
 	holders := map[int32][]*keySet{}
 	for value, ks := range vi.byValue {
-		if vi.setValues[ks.num] != value {
-			t.Errorf("%s: set of %q has number %d, which names %q", vi.name, value, ks.num, vi.setValues[ks.num])
+		if got := *vi.setValues.at(ks.num); got != value {
+			t.Errorf("%s: set of %q has number %d, which names %q", vi.name, value, ks.num, got)
 		}
 		ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
 	}
@@ -241,4 +241,3 @@ func TestASoleColumnReadsZeroPastItsEndAndKeepsValuesAcrossChunks(t *testing.T) 
 		})
 	}
 }
-
