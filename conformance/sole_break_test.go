@@ -1,0 +1,427 @@
+package conformance
+
+// Break-it attacks on the sole-membership shortcut of Update (commit
+// 918b4e8, index_update.go / index_sole.go): when the indices are trusted,
+// kcache computes the new object's values first and skips the IndexFunc on
+// the old object if the record's memberships already are those values. The
+// claim is that index content, every read, every error and every panic stay
+// client-go's. These tests drive both libraries with the same calls on the
+// very same objects (so an in-place mutation reaches both stores) and
+// compare everything a reader can see after every step.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	kc "github.com/kcache-go/cache"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	cg "k8s.io/client-go/tools/cache"
+)
+
+// soleIndexFunc is the neutral catalog of index functions; epoch is read by
+// "ext" (an IndexFunc reading mutable state outside the object).
+func soleIndexFunc(name string, epoch *int) func(obj any) ([]string, error) {
+	pod := func(obj any) (*corev1.Pod, bool) {
+		p, ok := obj.(*corev1.Pod)
+		return p, ok && p != nil
+	}
+	label := func(obj any, l string) string {
+		if p, ok := pod(obj); ok {
+			return p.Labels[l]
+		}
+		return "other"
+	}
+	switch name {
+	case "s", "s2", "pend", "pend2":
+		return func(obj any) ([]string, error) { return []string{label(obj, "s")}, nil }
+	case "multi":
+		return func(obj any) ([]string, error) {
+			p, ok := pod(obj)
+			if !ok {
+				return []string{"other"}, nil
+			}
+			m, ok := p.Labels["m"]
+			if !ok {
+				return nil, nil
+			}
+			return strings.Split(m, ","), nil
+		}
+	case "node":
+		return func(obj any) ([]string, error) {
+			p, ok := pod(obj)
+			if !ok || p.Spec.NodeName == "" {
+				return nil, nil
+			}
+			return []string{p.Spec.NodeName}, nil
+		}
+	case "dup":
+		return func(obj any) ([]string, error) {
+			s := label(obj, "s")
+			return []string{s, s}, nil
+		}
+	case "ext":
+		return func(obj any) ([]string, error) {
+			return []string{fmt.Sprintf("%s:%d", label(obj, "s"), *epoch%3)}, nil
+		}
+	case "many":
+		return func(obj any) ([]string, error) {
+			s := label(obj, "s")
+			out := make([]string, 0, 20)
+			for i := 0; i < 20; i++ {
+				out = append(out, fmt.Sprintf("%s-%d", s, i%(10+len(s))))
+			}
+			return out, nil
+		}
+	case "err":
+		return func(obj any) ([]string, error) {
+			if label(obj, "err") == "1" {
+				return nil, fmt.Errorf("err index fails on purpose for s=%s", label(obj, "s"))
+			}
+			return []string{label(obj, "s")}, nil
+		}
+	case "boom":
+		return func(obj any) ([]string, error) {
+			if label(obj, "boom") == "1" {
+				panic("boom index panics on purpose for s=" + label(obj, "s"))
+			}
+			return []string{label(obj, "s")}, nil
+		}
+	case "outside":
+		return func(obj any) ([]string, error) {
+			if soleRejectV1 && label(obj, "v") == "1" {
+				return nil, fmt.Errorf("rejected by outside state")
+			}
+			return []string{label(obj, "s")}, nil
+		}
+	case "wrapns":
+		return func(obj any) ([]string, error) { return cg.MetaNamespaceIndexFunc(obj) }
+	}
+	panic("unknown index function " + name)
+}
+
+// soleRejectV1 is outside state the "outside" index function reads: while
+// set, it rejects every object whose label v is "1".
+var soleRejectV1 bool
+
+// soleSide is one library's store, driven through closures so a
+// ThreadSafeStore (plain keys) and an Indexer (keys computed from the
+// objects, split namespace/name) share one driver.
+type soleSide struct {
+	put         func(key string, obj any)
+	add         func(key string, obj any)
+	del         func(key string)
+	replace     func(keys []string, objs []any)
+	addIndexers func(names []string) error
+	txn         func(keys []string, objs []any)
+	get         func(key string) (any, bool)
+	list        func() []any
+	listKeys    func() []string
+	byIndex     func(n, v string) ([]any, error)
+	indexKeys   func(n, v string) ([]string, error)
+	index       func(n string, obj any) ([]any, error)
+	values      func(n string) []string
+	names       func() []string
+}
+
+// soleConfig is one store configuration.
+type soleConfig struct {
+	name     string
+	indexer  bool // an Indexer keyed by DeletionHandlingMetaNamespaceKeyFunc
+	indexers []string
+	later    []string // names AddIndexers may register later
+	indices  map[string]map[string][]string
+}
+
+func soleCGIndexers(names []string, epoch *int) cg.Indexers {
+	ix := cg.Indexers{}
+	for _, n := range names {
+		if n == "ns" {
+			ix[n] = cg.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = soleIndexFunc(n, epoch)
+	}
+	return ix
+}
+
+func soleKCIndexers(names []string, epoch *int) kc.Indexers {
+	ix := kc.Indexers{}
+	for _, n := range names {
+		if n == "ns" {
+			ix[n] = kc.MetaNamespaceIndexFunc
+			continue
+		}
+		ix[n] = soleIndexFunc(n, epoch)
+	}
+	return ix
+}
+
+func newSoleCG(c soleConfig, epoch *int) *soleSide {
+	if c.indexer {
+		s := cg.NewIndexer(cg.DeletionHandlingMetaNamespaceKeyFunc, soleCGIndexers(c.indexers, epoch))
+		return &soleSide{
+			put: func(_ string, obj any) { _ = s.Update(obj) },
+			add: func(_ string, obj any) { _ = s.Add(obj) },
+			del: func(key string) { _ = s.Delete(cg.DeletedFinalStateUnknown{Key: key}) },
+			replace: func(_ []string, objs []any) {
+				_ = s.Replace(objs, "rv")
+			},
+			addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+			get: func(key string) (any, bool) {
+				o, ok, _ := s.GetByKey(key)
+				return o, ok
+			},
+			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
+			values: s.ListIndexFuncValues,
+			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+		}
+	}
+	in := cg.Indices{}
+	for name, byValue := range c.indices {
+		in[name] = map[string]sets.Set[string]{}
+		for v, keys := range byValue {
+			in[name][v] = sets.New(keys...)
+		}
+	}
+	s := cg.NewThreadSafeStore(soleCGIndexers(c.indexers, epoch), in)
+	return &soleSide{
+		put: s.Update, add: s.Add, del: s.Delete,
+		replace: func(keys []string, objs []any) {
+			items := map[string]any{}
+			for i, k := range keys {
+				items[k] = objs[i]
+			}
+			s.Replace(items, "rv")
+		},
+		addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+		txn: func(keys []string, objs []any) {
+			var txns []cg.ThreadSafeStoreTransaction
+			for i, k := range keys {
+				typ := cg.TransactionTypeUpdate
+				if objs[i] == nil && i%2 == 0 {
+					typ = cg.TransactionTypeDelete
+				}
+				txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+			}
+			s.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
+		},
+		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
+		values: s.ListIndexFuncValues,
+		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+	}
+}
+
+func newSoleKC(c soleConfig, epoch *int) *soleSide {
+	if c.indexer {
+		s := kc.NewIndexer(kc.DeletionHandlingMetaNamespaceKeyFunc, soleKCIndexers(c.indexers, epoch))
+		return &soleSide{
+			put: func(_ string, obj any) { _ = s.Update(obj) },
+			add: func(_ string, obj any) { _ = s.Add(obj) },
+			del: func(key string) { _ = s.Delete(kc.DeletedFinalStateUnknown{Key: key}) },
+			replace: func(_ []string, objs []any) {
+				_ = s.Replace(objs, "rv")
+			},
+			addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
+			get: func(key string) (any, bool) {
+				o, ok, _ := s.GetByKey(key)
+				return o, ok
+			},
+			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
+			values: s.ListIndexFuncValues,
+			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+		}
+	}
+	in := kc.Indices{}
+	for name, byValue := range c.indices {
+		in[name] = map[string]sets.Set[string]{}
+		for v, keys := range byValue {
+			in[name][v] = sets.New(keys...)
+		}
+	}
+	s := kc.NewThreadSafeStore(soleKCIndexers(c.indexers, epoch), in)
+	return &soleSide{
+		put: s.Update, add: s.Add, del: s.Delete,
+		replace: func(keys []string, objs []any) {
+			items := map[string]any{}
+			for i, k := range keys {
+				items[k] = objs[i]
+			}
+			s.Replace(items, "rv")
+		},
+		addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
+		txn: func(keys []string, objs []any) {
+			var txns []kc.ThreadSafeStoreTransaction
+			for i, k := range keys {
+				typ := kc.TransactionTypeUpdate
+				if objs[i] == nil && i%2 == 0 {
+					typ = kc.TransactionTypeDelete
+				}
+				txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
+			}
+			s.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
+		},
+		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
+		values: s.ListIndexFuncValues,
+		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+	}
+}
+
+// solePair drives client-go and kcache with the same calls and compares.
+type solePair struct {
+	t      *testing.T
+	cfg    soleConfig
+	cg, kc *soleSide
+	epoch  int
+	byPtr  map[*corev1.Pod]string
+	objs   []*corev1.Pod
+	keys   []string // probe keys for Get
+	log    []string
+	step   int
+	// panics counts the operations that panicked on both sides.
+	panics int
+	// every is how often (in steps) the whole state is compared; 1 = always.
+	every int
+}
+
+func newSolePair(t *testing.T, c soleConfig) *solePair {
+	p := &solePair{t: t, cfg: c, byPtr: map[*corev1.Pod]string{}, every: 1}
+	p.cg, p.kc = newSoleCG(c, &p.epoch), newSoleKC(c, &p.epoch)
+	return p
+}
+
+// pod makes a new object known by a name of its own.
+func (p *solePair) pod(ns, name string, labels map[string]string, node string) *corev1.Pod {
+	o := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: labels}, Spec: corev1.PodSpec{NodeName: node}}
+	p.byPtr[o] = fmt.Sprintf("o%d", len(p.objs))
+	p.objs = append(p.objs, o)
+	return o
+}
+
+func (p *solePair) of(obj any) string {
+	switch o := obj.(type) {
+	case nil:
+		return "<nil>"
+	case *corev1.Pod:
+		if o == nil {
+			return "(*Pod)nil"
+		}
+		if n, ok := p.byPtr[o]; ok {
+			return n
+		}
+		return "unknown:" + o.Name
+	}
+	return fmt.Sprintf("%T(%v)", obj, obj)
+}
+
+func (p *solePair) objList(list []any) string {
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = p.of(o)
+	}
+	sort.Strings(out)
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+func soleSorted(keys []string) string {
+	keys = append([]string(nil), keys...)
+	sort.Strings(keys)
+	return fmt.Sprintf("%q", keys)
+}
+
+// soleCatch runs fn and renders a panic, if any.
+func soleCatch(fn func()) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	fn()
+	return ""
+}
+
+// render describes everything a reader can see of s.
+func (p *solePair) render(s *soleSide) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", soleSorted(s.listKeys()), p.objList(s.list()))
+	for _, k := range p.keys {
+		obj, ok := s.get(k)
+		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, p.of(obj), ok)
+	}
+	names := s.names()
+	fmt.Fprintf(&b, "indexers=%q\n", names)
+	all := sets.New(names...).Insert(p.cfg.later...)
+	for name := range p.cfg.indices {
+		all.Insert(name)
+	}
+	for _, name := range append(sets.List(all), "nosuch") {
+		values := s.values(name)
+		sort.Strings(values)
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, soleSorted(values))
+		for _, v := range append(values, "absent") {
+			keys, kerr := s.indexKeys(name, v)
+			objs, oerr := s.byIndex(name, v)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, soleSorted(keys), kerr, p.objList(objs), oerr)
+		}
+		probes := []any{nil}
+		if n := len(p.objs); n > 0 {
+			probes = append(probes, p.objs[n-1], p.objs[n/2])
+		}
+		for i, o := range probes {
+			var objs []any
+			var err error
+			pn := soleCatch(func() { objs, err = s.index(name, o) })
+			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, p.objList(objs), err, pn)
+		}
+	}
+	return b.String()
+}
+
+// do runs op on both stores, compares the panics and then the whole state.
+func (p *solePair) do(desc string, op func(s *soleSide)) bool {
+	p.t.Helper()
+	p.step++
+	p.log = append(p.log, desc)
+	a := soleCatch(func() { op(p.cg) })
+	b := soleCatch(func() { op(p.kc) })
+	if a != "" {
+		p.panics++
+	}
+	if a != b {
+		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+		return false
+	}
+	if p.step%p.every != 0 {
+		return true
+	}
+	return p.compare(desc)
+}
+
+// compare renders both stores and reports a difference.
+func (p *solePair) compare(desc string) bool {
+	p.t.Helper()
+	ra, rb := p.render(p.cg), p.render(p.kc)
+	if ra != rb {
+		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
+		return false
+	}
+	return true
+}
+
+func (p *solePair) tail() []string {
+	if len(p.log) > 25 {
+		return append([]string{"..."}, p.log[len(p.log)-25:]...)
+	}
+	return p.log
+}
+
+// keyOf is the storage key of obj in an Indexer side.
+func soleKeyOf(o *corev1.Pod) string {
+	if o.Namespace == "" {
+		return o.Name
+	}
+	return o.Namespace + "/" + o.Name
+}
