@@ -42,7 +42,7 @@ func checkSole(t *testing.T, m *threadSafeMap, when string) {
 				t.Fatalf("%s: index %s: set number %d used twice", when, vi.name, ks.num)
 			}
 			nums[ks.num] = true
-			if int(ks.num) >= len(vi.setValues) || vi.setValues[ks.num] != value {
+			if int(ks.num) >= int(vi.setValues.n) || *vi.setValues.at(ks.num) != value {
 				t.Fatalf("%s: index %s: set %q has number %d, setValues says otherwise", when, vi.name, value, ks.num)
 			}
 			ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
@@ -51,13 +51,13 @@ func checkSole(t *testing.T, m *threadSafeMap, when string) {
 			if nums[n] {
 				t.Fatalf("%s: index %s: set number %d both live and free", when, vi.name, n)
 			}
-			if vi.setValues[n] != "" {
-				t.Fatalf("%s: index %s: free number %d keeps value %q", when, vi.name, n, vi.setValues[n])
+			if *vi.setValues.at(n) != "" {
+				t.Fatalf("%s: index %s: free number %d keeps value %q", when, vi.name, n, *vi.setValues.at(n))
 			}
 			nums[n] = true
 		}
-		if len(nums) != len(vi.setValues) {
-			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, len(vi.setValues), len(nums))
+		if len(nums) != int(vi.setValues.n) {
+			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, int(vi.setValues.n), len(nums))
 		}
 		for id := int32(0); id < m.recs.n+2*recordChunkSize; id++ {
 			s, h := vi.sole.get(id), holders[id]
@@ -153,11 +153,11 @@ func TestChurningDistinctValuesAndKeysKeepsTheSoleColumnAndSetNumbersWithinTheHi
 			}
 			checkSole(t, m, "after churn")
 			vi := m.indices.byName["v"]
-			if len(vi.setValues) > c.live+3 {
-				t.Errorf("%d set numbers after churn, at most %d values were live at once", len(vi.setValues), c.live+3)
+			if int(vi.setValues.n) > c.live+3 {
+				t.Errorf("%d set numbers after churn, at most %d values were live at once", int(vi.setValues.n), c.live+3)
 			}
-			if len(vi.freeNums) > len(vi.setValues) {
-				t.Errorf("%d free numbers for %d set numbers", len(vi.freeNums), len(vi.setValues))
+			if len(vi.freeNums) > int(vi.setValues.n) {
+				t.Errorf("%d free numbers for %d set numbers", len(vi.freeNums), int(vi.setValues.n))
 			}
 			cells := 0
 			for _, ch := range vi.sole.chunks {
