@@ -36,7 +36,7 @@ type newIndexValues struct {
 	byNamespace bool
 }
 
-// holdsExactly reports whether id's memberships in vi are exactly v (see
+// heldExactlyBy reports whether id's memberships in vi are exactly v (see
 // valueIndex.holdsExactly).
 func (v *newIndexValues) heldExactlyBy(vi *valueIndex, id int32) bool {
 	if v.byNamespace {
