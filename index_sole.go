@@ -56,9 +56,6 @@ func (c *soleColumn) cell(id int32) *int32 {
 	return &c.chunks[ci][i]
 }
 
-// set makes v the value of id, growing the column to cover id.
-func (c *soleColumn) set(id int32, v int32) { *c.cell(id) = v }
-
 // setValueChunk is the number of values per chunk of a setValueTable.
 const setValueChunk = 256
 

@@ -228,7 +228,7 @@ func TestASoleColumnReadsZeroPastItsEndAndKeepsValuesAcrossChunks(t *testing.T) 
 				if got := c.get(id); got != 0 {
 					t.Fatalf("unset id %d reads %d", id, got)
 				}
-				c.set(id, int32(i+1))
+				*c.cell(id) = int32(i + 1)
 			}
 			for i, id := range tt.ids {
 				if got := c.get(id); got != int32(i+1) {
