@@ -97,8 +97,8 @@ type index map[string]sets.Set[string]
 // changed in place after it was written can thus leave its record under
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
 // exactly where client-go leaves its key. Every membership is counted in
-// the records' refs, and every key set has a number naming it in setValues;
-// sole[id] is the number+1 of the one set holding id, 0 when none does, or
+// the records' refs, every key set of byValue is the one numbered
+// keySet.num in sets, and its value is its key in byValue; sole[id] is the number+1 of the one set holding id, 0 when none does, or
 // soleMany (see index_sole.go).
 type valueIndex struct {
 	// name is the index name, for error messages.
@@ -114,21 +114,12 @@ type valueIndex struct {
 	// recs are the owning map's records: keys for messages and reads,
 	// objects for reads, and the membership counts this index keeps.
 	recs *storeRecords
-	// spare holds key sets allocated ahead, in one block, for the next new
-	// values (see newKeySet).
-	spare []keySet
-	// spareIDs holds the first lists of the next new key sets, in one
-	// block (see newKeySet).
-	spareIDs []int32
 	// sole holds, by record id, the number+1 of the one key set holding
 	// the record, 0 when none does, soleMany when several do or did (see
 	// index_sole.go).
 	sole soleColumn
-	// setValues holds each key set's value by its number (keySet.num); ""
-	// for a free number.
-	setValues setValueTable
-	// freeNums lists the numbers of dropped key sets, for reuse.
-	freeNums []int32
+	// sets holds the key sets byValue points at, by number.
+	sets keySetTable
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -189,8 +180,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 // pending content; the emptied indices are trusted again.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
-		vi.byValue, vi.spare, vi.spareIDs = map[string]*keySet{}, nil, nil
-		vi.sole, vi.setValues, vi.freeNums = soleColumn{}, setValueTable{}, nil
+		vi.byValue, vi.sole, vi.sets = map[string]*keySet{}, soleColumn{}, keySetTable{}
 	}
 	ix.pending = nil
 	ix.trusted, ix.writing = true, false
@@ -253,8 +243,7 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 		if p := ix.pending[name]; p != nil {
 			// NB: client-go fills the index on top of what it was
 			// given for that name; the memberships keep their refs.
-			vi.byValue, vi.spare, vi.spareIDs = p.byValue, p.spare, p.spareIDs
-			vi.sole, vi.setValues, vi.freeNums = p.sole, p.setValues, p.freeNums
+			vi.byValue, vi.sole, vi.sets = p.byValue, p.sole, p.sets
 			delete(ix.pending, name)
 		}
 		ix.recs.forEachStored(vi.add)
@@ -346,8 +335,7 @@ func (vi *valueIndex) addEntry(value string, id int32) {
 
 // newSetOf makes an empty, numbered key set the set of value.
 func (vi *valueIndex) newSetOf(value string) *keySet {
-	ks := vi.newKeySet()
-	vi.numberSet(ks, value)
+	ks := vi.sets.take(value)
 	vi.byValue[value] = ks
 	return ks
 }
@@ -355,7 +343,7 @@ func (vi *valueIndex) newSetOf(value string) *keySet {
 // removeEntry records that record id no longer has value, dropping the value once
 // no record has it.
 func (vi *valueIndex) removeEntry(value string, id int32) {
-	ks := vi.byValue[value]
+	ks := vi.setOf(id, value)
 	if ks == nil {
 		return
 	}
@@ -365,7 +353,7 @@ func (vi *valueIndex) removeEntry(value string, id int32) {
 	}
 	if ks.len() == 0 {
 		delete(vi.byValue, value)
-		vi.releaseSet(ks)
+		vi.sets.release(ks)
 	}
 }
 

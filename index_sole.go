@@ -56,59 +56,6 @@ func (c *soleColumn) cell(id int32) *int32 {
 	return &c.chunks[ci][i]
 }
 
-// setValueChunk is the number of values per chunk of a setValueTable.
-const setValueChunk = 256
-
-// setValueTable holds the value of each numbered key set of an index, in
-// chunks of setValueChunk (the first grows by append; later ones are
-// allocated at full size, so growing copies nothing). It is not safe for
-// concurrent use; the owning map's lock guards it.
-type setValueTable struct {
-	// chunks holds the values; chunks[num/setValueChunk] holds num's.
-	chunks [][]string
-	// n is the number of numbers handed out, free ones included.
-	n int32
-}
-
-// at returns the value cell of num, a number handed out.
-func (t *setValueTable) at(num int32) *string {
-	return &t.chunks[num/setValueChunk][num%setValueChunk]
-}
-
-// push hands out the next number, with value, and returns it.
-func (t *setValueTable) push(value string) int32 {
-	ci := int(t.n / setValueChunk)
-	if ci == len(t.chunks) {
-		size := setValueChunk
-		if ci == 0 {
-			size = 0
-		}
-		t.chunks = append(t.chunks, make([]string, 0, size))
-	}
-	t.chunks[ci] = append(t.chunks[ci], value)
-	t.n++
-	return t.n - 1
-}
-
-// numberSet gives ks, a key set new to vi, a number and records value as
-// its value.
-func (vi *valueIndex) numberSet(ks *keySet, value string) {
-	if n := len(vi.freeNums); n > 0 {
-		ks.num = vi.freeNums[n-1]
-		vi.freeNums = vi.freeNums[:n-1]
-		*vi.setValues.at(ks.num) = value
-		return
-	}
-	ks.num = vi.setValues.push(value)
-}
-
-// releaseSet frees the number of ks, a key set vi just dropped (it has no
-// member, so no sole entry names it).
-func (vi *valueIndex) releaseSet(ks *keySet) {
-	*vi.setValues.at(ks.num) = ""
-	vi.freeNums = append(vi.freeNums, ks.num)
-}
-
 // joined records that ks, a key set of vi, now holds id.
 func (vi *valueIndex) joined(id int32, ks *keySet) {
 	if p := vi.sole.cell(id); *p == 0 {
@@ -143,7 +90,19 @@ func (vi *valueIndex) holdsExactly(id int32, values []string) bool {
 // holds id.
 func (vi *valueIndex) holdsOnly(id int32, value string) bool {
 	s := vi.sole.get(id)
-	return s > 0 && *vi.setValues.at(s - 1) == value
+	return s > 0 && vi.sets.at(s-1).value == value
+}
+
+// setOf returns value's key set, nil when there is none. When the one set
+// holding id is value's, it is found by its number, without a lookup in
+// byValue (the common delete, and an update that moves a record).
+func (vi *valueIndex) setOf(id int32, value string) *keySet {
+	if s := vi.sole.get(id); s > 0 {
+		if ks := vi.sets.at(s - 1); ks.value == value {
+			return ks
+		}
+	}
+	return vi.byValue[value]
 }
 
 // fresh resets id's sole entries in every index, pending content included,

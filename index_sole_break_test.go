@@ -42,22 +42,22 @@ func checkSole(t *testing.T, m *threadSafeMap, when string) {
 				t.Fatalf("%s: index %s: set number %d used twice", when, vi.name, ks.num)
 			}
 			nums[ks.num] = true
-			if int(ks.num) >= int(vi.setValues.n) || *vi.setValues.at(ks.num) != value {
-				t.Fatalf("%s: index %s: set %q has number %d, setValues says otherwise", when, vi.name, value, ks.num)
+			if int(ks.num) >= int(vi.sets.n) || vi.sets.at(ks.num) != ks || ks.value != value {
+				t.Fatalf("%s: index %s: set %q has number %d, the set table says otherwise", when, vi.name, value, ks.num)
 			}
 			ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
 		}
-		for _, n := range vi.freeNums {
+		for _, n := range vi.sets.free {
 			if nums[n] {
 				t.Fatalf("%s: index %s: set number %d both live and free", when, vi.name, n)
 			}
-			if *vi.setValues.at(n) != "" {
-				t.Fatalf("%s: index %s: free number %d keeps value %q", when, vi.name, n, *vi.setValues.at(n))
+			if free := vi.sets.at(n); free.value != "" || free.len() != 0 || cap(free.ids) != keySetListMin {
+				t.Fatalf("%s: index %s: free number %d keeps value %q, %d members or a list of capacity %d", when, vi.name, n, free.value, free.len(), cap(free.ids))
 			}
 			nums[n] = true
 		}
-		if len(nums) != int(vi.setValues.n) {
-			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, int(vi.setValues.n), len(nums))
+		if len(nums) != int(vi.sets.n) {
+			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, int(vi.sets.n), len(nums))
 		}
 		for id := int32(0); id < m.recs.n+2*recordChunkSize; id++ {
 			s, h := vi.sole.get(id), holders[id]
@@ -153,11 +153,11 @@ func TestChurningDistinctValuesAndKeysKeepsTheSoleColumnAndSetNumbersWithinTheHi
 			}
 			checkSole(t, m, "after churn")
 			vi := m.indices.byName["v"]
-			if int(vi.setValues.n) > c.live+3 {
-				t.Errorf("%d set numbers after churn, at most %d values were live at once", int(vi.setValues.n), c.live+3)
+			if int(vi.sets.n) > c.live+3 {
+				t.Errorf("%d set numbers after churn, at most %d values were live at once", int(vi.sets.n), c.live+3)
 			}
-			if len(vi.freeNums) > int(vi.setValues.n) {
-				t.Errorf("%d free numbers for %d set numbers", len(vi.freeNums), int(vi.setValues.n))
+			if len(vi.sets.free) > int(vi.sets.n) {
+				t.Errorf("%d free numbers for %d set numbers", len(vi.sets.free), int(vi.sets.n))
 			}
 			cells := 0
 			for _, ch := range vi.sole.chunks {

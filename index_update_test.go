@@ -190,13 +190,13 @@ func randomLabels(rng *rand.Rand) map[string]string {
 }
 
 // checkSoleColumn checks vi's sole entries of records 0 to n-1 against the
-// key sets, and the set numbers against setValues.
+// key sets, and the set numbers against the set table.
 func checkSoleColumn(t *testing.T, vi *valueIndex, n int) {
 	t.Helper()
 	holders := map[int32][]*keySet{}
 	for value, ks := range vi.byValue {
-		if got := *vi.setValues.at(ks.num); got != value {
-			t.Errorf("%s: set of %q has number %d, which names %q", vi.name, value, ks.num, got)
+		if got := vi.sets.at(ks.num); got != ks || got.value != value {
+			t.Errorf("%s: set of %q has number %d, which names the set of %q", vi.name, value, ks.num, got.value)
 		}
 		ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
 	}

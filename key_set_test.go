@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"sort"
 	"testing"
+	"unsafe"
 )
 
 func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
@@ -61,15 +62,39 @@ func TestKeySetStaysASetAcrossTheSliceToMapBoundary(t *testing.T) {
 	}
 }
 
-func TestKeySetsFromBlocksAreDistinctAndEmpty(t *testing.T) {
-	vi := &valueIndex{}
+func TestKeySetsFromBlocksAreDistinctEmptyAndNumberedInOrder(t *testing.T) {
+	var table keySetTable
 	sets := map[*keySet]bool{}
 	for i := 0; i < 3*keySetBlockSize+1; i++ {
-		ks := vi.newKeySet()
-		if sets[ks] || ks.len() != 0 {
-			t.Fatalf("key set %d reused or not empty", i)
+		ks := table.take(fmt.Sprint(i))
+		if sets[ks] || ks.len() != 0 || ks.num != int32(i) || table.at(ks.num) != ks || ks.value != fmt.Sprint(i) {
+			t.Fatalf("key set %d reused, not empty, or numbered %d", i, ks.num)
 		}
 		sets[ks] = true
+	}
+}
+
+func TestAReleasedKeySetIsTakenAgainEmptyUnderItsNumber(t *testing.T) {
+	var table keySetTable
+	a, b := table.take("a"), table.take("b")
+	for i := int32(0); i < 3*keySetListMax; i++ {
+		a.insert(i)
+		b.insert(i)
+	}
+	table.release(a)
+	if a.value != "" || a.len() != 0 || cap(a.ids) != keySetListMin || a.num != 0 {
+		t.Fatalf("released set keeps value %q, %d members, a list of capacity %d, number %d", a.value, a.len(), cap(a.ids), a.num)
+	}
+	c := table.take("c")
+	if c != a || c.num != 0 || c.value != "c" || c.len() != 0 || table.n != 2 {
+		t.Fatalf("take after release gave set %d of %q with %d members; %d numbers handed out", c.num, c.value, c.len(), table.n)
+	}
+	if b.len() != 3*keySetListMax {
+		t.Fatalf("the other set has %d members, want %d", b.len(), 3*keySetListMax)
+	}
+	c.insert(7)
+	if !c.has(7) || c.has(8) || b.len() != 3*keySetListMax {
+		t.Fatal("the set taken again does not hold its own members")
 	}
 }
 
@@ -78,7 +103,7 @@ func TestKeySetsFromBlocksAreDistinctAndEmpty(t *testing.T) {
 // member reachable from its home slot.
 func checkKeySet(t *testing.T, s *keySet) {
 	t.Helper()
-	if !s.hashed {
+	if !s.hashed() {
 		seen := map[int32]bool{}
 		for _, id := range s.ids {
 			if seen[id] {
@@ -172,10 +197,10 @@ func checkKeySetMembers(t *testing.T, s *keySet, want map[int32]bool) {
 }
 
 func TestAKeySetOutgrowingItsFirstListFromABlockLeavesItsNeighboursAlone(t *testing.T) {
-	vi := &valueIndex{}
-	sets := make([]*keySet, 2*keySetListBlockSize+1)
+	var table keySetTable
+	sets := make([]*keySet, 2*keySetBlockSize+1)
 	for i := range sets {
-		sets[i] = vi.newKeySet()
+		sets[i] = table.take(fmt.Sprint(i))
 		if sets[i].len() != 0 || cap(sets[i].ids) != keySetListMin {
 			t.Fatalf("set %d: %d members, first list of capacity %d", i, sets[i].len(), cap(sets[i].ids))
 		}
@@ -206,5 +231,11 @@ func TestAKeySetOutgrowingItsFirstListFromABlockLeavesItsNeighboursAlone(t *test
 			}
 			checkKeySet(t, other)
 		}
+	}
+}
+
+func TestAKeySetTakesOneCacheLine(t *testing.T) {
+	if size := unsafe.Sizeof(keySet{}); size != 64 {
+		t.Errorf("a keySet takes %d bytes, want 64", size)
 	}
 }

@@ -1,37 +1,64 @@
 package cache
 
-// Key set blocks: an index allocates its key sets, and the first list of
-// each, in blocks rather than one by one, so a new indexed value costs a
-// fraction of an allocation for its set.
+// Key set blocks: an index keeps its key sets in numbered blocks rather than
+// allocating them one by one, so a new indexed value costs a fraction of an
+// allocation for its set, and a set's number (see soleColumn) leads to it
+// with no lookup.
 //
-// NB: a block stays allocated while any set (or first list) in it is in
-// use, as a Go map keeps its buckets after deletes: an index that lost most
-// of its values keeps up to a block's worth of empty sets per live one,
-// never more than it held at its largest. A list that outgrows its first
-// capacity moves to its own allocation (its first list is cut with a full
-// slice expression, so an append never writes into a neighbour's). Replace
-// starts from fresh blocks.
+// NB: a block stays allocated while any set in it is in use, as a Go map
+// keeps its buckets after deletes: an index that lost most of its values
+// keeps up to a block's worth of empty sets per live one, never more than it
+// held at its largest, and reuses them first. Replace starts from fresh
+// blocks.
 
-// keySetBlockSize is how many key sets newKeySet allocates at a time.
+// keySetBlockSize is how many key sets one block of a keySetTable holds.
 const keySetBlockSize = 16
 
-// keySetListBlockSize is how many first lists (of keySetListMin ids each)
-// newKeySet cuts from one allocation.
-const keySetListBlockSize = 64
+// keySetTable holds the key sets of one index by number: set num lives in
+// blocks[num/keySetBlockSize] at num%keySetBlockSize and never moves, so
+// byValue may point at it and the sole column may name it by number.
+//
+// Invariant: every number below n is either a live set's (its keySet.num is
+// the number, its value its index value) or listed once in free (its keySet
+// zero but for its first list, see keySet.reset). It is not safe for
+// concurrent use; the owning map's lock guards it.
+type keySetTable struct {
+	// blocks holds the sets; a block is allocated whole, when the first
+	// number in it is handed out.
+	blocks []*[keySetBlockSize]keySet
+	// n is the number of numbers handed out, free ones included.
+	n int32
+	// free lists the numbers of released sets, for reuse.
+	free []int32
+}
 
-// newKeySet returns an empty key set from vi's current block, with its
-// first list, of capacity keySetListMin, from vi's current list block. The
-// caller holds the owning map's lock for writing.
-func (vi *valueIndex) newKeySet() *keySet {
-	if len(vi.spare) == 0 {
-		vi.spare = make([]keySet, keySetBlockSize)
+// at returns the set numbered num, a number handed out.
+func (t *keySetTable) at(num int32) *keySet {
+	return &t.blocks[num/keySetBlockSize][num%keySetBlockSize]
+}
+
+// take returns an empty set for value, numbered: a released number first,
+// else the next one. The caller holds the owning map's lock for writing.
+func (t *keySetTable) take(value string) *keySet {
+	var num int32
+	if last := len(t.free) - 1; last >= 0 {
+		num, t.free = t.free[last], t.free[:last]
+	} else {
+		if t.n%keySetBlockSize == 0 {
+			t.blocks = append(t.blocks, new([keySetBlockSize]keySet))
+		}
+		num = t.n
+		t.n++
 	}
-	ks := &vi.spare[0]
-	vi.spare = vi.spare[1:]
-	if len(vi.spareIDs) < keySetListMin {
-		vi.spareIDs = make([]int32, keySetListBlockSize*keySetListMin)
-	}
-	ks.ids = vi.spareIDs[:0:keySetListMin]
-	vi.spareIDs = vi.spareIDs[keySetListMin:]
+	ks := t.at(num)
+	ks.reset(num, value)
 	return ks
+}
+
+// release frees ks, a set of t that no record is in any more (so no sole
+// entry names it), dropping its value and any list it grew.
+func (t *keySetTable) release(ks *keySet) {
+	num := ks.num
+	ks.reset(num, "")
+	t.free = append(t.free, num)
 }
