@@ -124,7 +124,6 @@ func TestRandomWritesOverBigSetsKeepEverySetOnItsOwnListAndEverySoleEntryTrue(t 
 	}
 }
 
-
 // weakValues is an IndexFunc whose values are fresh allocations of their
 // own (not substrings of the object), and that keeps a weak pointer to the
 // first allocation of each value it returns.

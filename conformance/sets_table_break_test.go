@@ -353,7 +353,7 @@ func TestScriptedSetNumberReuseAroundDetachedAndChangedInPlaceRecordsMatchesClie
 			cfg:  soleConfig{indexers: []string{"s", "multi"}},
 			ops: cat(
 				[]op{put("k", "ns/k", "v1"), put("j", "ns/j", "v2")},
-				[]op{mutate("k", ""), del("ns/k")},    // k detached under v1
+				[]op{mutate("k", ""), del("ns/k")},      // k detached under v1
 				[]op{put("l", "ns/l", ""), del("ns/j")}, // v2's number free, "" takes another
 				[]op{put("m", "ns/m", "v3"), put("k2", "ns/k", "")},
 				[]op{mutate("k2", "v1"), del("ns/k"), put("k3", "ns/k", "v1"), del("ns/k")},
