@@ -239,19 +239,31 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 		return fmt.Errorf("indexer conflict: %v", sets.New(conflicts...))
 	}
 	ix.beginWrite()
+	// NB: every name is registered before any is filled, so an IndexFunc
+	// that panics while filling leaves them all registered, as in
+	// client-go.
+	added := make([]*valueIndex, 0, len(newIndexers))
 	for name, fn := range newIndexers {
-		vi := ix.register(name, fn)
-		if p := ix.pending[name]; p != nil {
-			// NB: client-go fills the index on top of what it was
-			// given for that name; the memberships keep their refs.
-			vi.byValue, vi.sole, vi.sets = p.byValue, p.sole, p.sets
-			delete(ix.pending, name)
-		}
+		added = append(added, ix.registerPending(name, fn))
+	}
+	for _, vi := range added {
 		ix.recs.forEachStored(vi.add)
 	}
 	// NB: not deferred: a panic must leave the write unfinished.
 	ix.endWrite()
 	return nil
+}
+
+// registerPending registers an index of name, a free name, taking over the
+// pending content given for it, if any: client-go fills the index on top of
+// what it was given for that name (the memberships keep their refs).
+func (ix *storeIndices) registerPending(name string, fn IndexFunc) *valueIndex {
+	vi := ix.register(name, fn)
+	if p := ix.pending[name]; p != nil {
+		vi.byValue, vi.sole, vi.sets = p.byValue, p.sole, p.sets
+		delete(ix.pending, name)
+	}
+	return vi
 }
 
 // valuesOf returns the indexed values of obj, the object of record id. A
