@@ -5,11 +5,11 @@ package cache
 // allocation for its set, and a set's number (see soleColumn) leads to it
 // with no lookup.
 //
-// NB: a block stays allocated while any set in it is in use, as a Go map
-// keeps its buckets after deletes: an index that lost most of its values
-// keeps up to a block's worth of empty sets per live one, never more than it
-// held at its largest, and reuses them first. Replace starts from fresh
-// blocks.
+// NB: the blocks stay allocated as the index shrinks, as a Go map keeps its
+// buckets after deletes: an index that lost most of its values keeps, empty,
+// the sets it held at its largest (64 B each; a list or hash array a set
+// grew is dropped with the set) and reuses them first. Replace starts from
+// fresh blocks.
 
 // keySetBlockSize is how many key sets one block of a keySetTable holds.
 const keySetBlockSize = 16
@@ -20,7 +20,7 @@ const keySetBlockSize = 16
 //
 // Invariant: every number below n is either a live set's (its keySet.num is
 // the number, its value its index value) or listed once in free (its keySet
-// zero but for its first list, see keySet.reset). It is not safe for
+// empty, with no value, as keySet.reset leaves it). It is not safe for
 // concurrent use; the owning map's lock guards it.
 type keySetTable struct {
 	// blocks holds the sets; a block is allocated whole, when the first
