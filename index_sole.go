@@ -90,7 +90,7 @@ func (vi *valueIndex) holdsExactly(id int32, values []string) bool {
 // holds id.
 func (vi *valueIndex) holdsOnly(id int32, value string) bool {
 	s := vi.sole.get(id)
-	return s > 0 && vi.sets.at(s-1).value == value
+	return s > 0 && *vi.sets.valueAt(s - 1) == value
 }
 
 // setOf returns value's key set, nil when there is none. When the one set
@@ -98,8 +98,8 @@ func (vi *valueIndex) holdsOnly(id int32, value string) bool {
 // byValue (the common delete, and an update that moves a record).
 func (vi *valueIndex) setOf(id int32, value string) *keySet {
 	if s := vi.sole.get(id); s > 0 {
-		if ks := vi.sets.at(s - 1); ks.value == value {
-			return ks
+		if *vi.sets.valueAt(s - 1) == value {
+			return vi.sets.at(s - 1)
 		}
 	}
 	return vi.byValue[value]

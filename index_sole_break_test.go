@@ -42,7 +42,7 @@ func checkSole(t *testing.T, m *threadSafeMap, when string) {
 				t.Fatalf("%s: index %s: set number %d used twice", when, vi.name, ks.num)
 			}
 			nums[ks.num] = true
-			if int(ks.num) >= int(vi.sets.n) || vi.sets.at(ks.num) != ks || ks.value != value {
+			if int(ks.num) >= int(vi.sets.n) || vi.sets.at(ks.num) != ks || *vi.sets.valueAt(ks.num) != value {
 				t.Fatalf("%s: index %s: set %q has number %d, the set table says otherwise", when, vi.name, value, ks.num)
 			}
 			ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
@@ -51,8 +51,8 @@ func checkSole(t *testing.T, m *threadSafeMap, when string) {
 			if nums[n] {
 				t.Fatalf("%s: index %s: set number %d both live and free", when, vi.name, n)
 			}
-			if free := vi.sets.at(n); free.value != "" || free.len() != 0 || cap(free.ids) != keySetListMin {
-				t.Fatalf("%s: index %s: free number %d keeps value %q, %d members or a list of capacity %d", when, vi.name, n, free.value, free.len(), cap(free.ids))
+			if free := vi.sets.at(n); *vi.sets.valueAt(n) != "" || free.len() != 0 || cap(free.ids) != keySetInline {
+				t.Fatalf("%s: index %s: free number %d keeps value %q, %d members or a list of capacity %d", when, vi.name, n, *vi.sets.valueAt(n), free.len(), cap(free.ids))
 			}
 			nums[n] = true
 		}

@@ -195,8 +195,8 @@ func checkSoleColumn(t *testing.T, vi *valueIndex, n int) {
 	t.Helper()
 	holders := map[int32][]*keySet{}
 	for value, ks := range vi.byValue {
-		if got := vi.sets.at(ks.num); got != ks || got.value != value {
-			t.Errorf("%s: set of %q has number %d, which names the set of %q", vi.name, value, ks.num, got.value)
+		if got := vi.sets.at(ks.num); got != ks || *vi.sets.valueAt(ks.num) != value {
+			t.Errorf("%s: set of %q has number %d, which names the set of %q", vi.name, value, ks.num, *vi.sets.valueAt(ks.num))
 		}
 		ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
 	}

@@ -10,9 +10,6 @@ import "math/bits"
 // lines.
 const keySetListMax = 64
 
-// keySetListMin is the capacity a set's list starts with.
-const keySetListMin = 4
-
 // keySet is the set of record ids (see storeRecords) that share one indexed
 // value of one index.
 //
@@ -37,22 +34,24 @@ const keySetListMin = 4
 type keySet struct {
 	// ids is the member list, or the hash set's slots.
 	ids []int32
-	// value is the indexed value the set is of; "" for a free set.
-	value string
 	// n is the number of members of a hash set.
 	n int32
 	// num is the set's number in its index (see keySetTable).
 	num int32
-	// inline is the first list's storage: a set of up to keySetListMin
+	// inline is the first list's storage: a set of up to keySetInline
 	// members needs no allocation, and its members sit next to its header.
-	inline [keySetListMin]int32
+	inline [keySetInline]int32
 }
 
-// reset empties s, in place, as the set numbered num of value, its list
-// back on its inline array (a list it grew is dropped).
-func (s *keySet) reset(num int32, value string) {
-	*s = keySet{value: value, num: num}
-	s.ids = s.inline[:0:keySetListMin]
+// keySetInline is the capacity of a set's inline first list: most indexed
+// values have a few members, and 8 fill the set's line to 64 bytes.
+const keySetInline = 8
+
+// reset empties s, in place, as the set numbered num, its list back on its
+// inline array (a list it grew is dropped).
+func (s *keySet) reset(num int32) {
+	*s = keySet{num: num}
+	s.ids = s.inline[:0:keySetInline]
 }
 
 // keySetHashedMin is the number of slots a list becomes a hash set with.
@@ -84,8 +83,9 @@ func (s *keySet) insert(id int32) bool {
 	if len(s.ids) < keySetListMax {
 		if s.ids == nil {
 			// NB: most sets hold a few ids; starting at
-			// keySetListMin spares the 1, 2, 4 growth steps.
-			s.ids = make([]int32, 0, keySetListMin)
+			// keySetInline spares the 1, 2, 4 growth steps (only
+			// a set made outside a keySetTable has no list yet).
+			s.ids = make([]int32, 0, keySetInline)
 		}
 		s.ids = append(s.ids, id)
 		return true

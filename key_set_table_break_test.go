@@ -20,7 +20,7 @@ import (
 )
 
 // checkSetStorage fails t when a live set's list is not its own: a list of
-// capacity keySetListMin must sit on the set's inline array, and no two
+// capacity keySetInline must sit on the set's inline array, and no two
 // sets (live or free) of any index may share a backing array.
 func checkSetStorage(t *testing.T, m *threadSafeMap, when string) {
 	t.Helper()
@@ -39,10 +39,10 @@ func checkSetStorage(t *testing.T, m *threadSafeMap, when string) {
 				t.Fatalf("%s: index %s: set %d has no list", when, vi.name, num)
 			}
 			base := &ks.ids[:1][0]
-			if cap(ks.ids) == keySetListMin && base != &ks.inline[0] {
-				t.Fatalf("%s: index %s: set %d (%q) has a first list that is not its inline array", when, vi.name, num, ks.value)
+			if cap(ks.ids) == keySetInline && base != &ks.inline[0] {
+				t.Fatalf("%s: index %s: set %d (%q) has a first list that is not its inline array", when, vi.name, num, *vi.sets.valueAt(num))
 			}
-			if cap(ks.ids) != keySetListMin && base == &ks.inline[0] {
+			if cap(ks.ids) != keySetInline && base == &ks.inline[0] {
 				t.Fatalf("%s: index %s: set %d list on its inline array with capacity %d", when, vi.name, num, cap(ks.ids))
 			}
 			name := fmt.Sprintf("%s#%d", vi.name, num)
@@ -195,7 +195,7 @@ func TestAReleasedKeySetKeepsNeitherItsValueNorAListItGrewReachable(t *testing.T
 				t.Fatalf("victim set missing or wrong size")
 			}
 			var list weak.Pointer[int32]
-			grown := cap(ks.ids) > keySetListMin
+			grown := cap(ks.ids) > keySetInline
 			if grown {
 				list = weak.Make(&ks.ids[:1][0])
 			}

@@ -67,7 +67,7 @@ func TestKeySetsFromBlocksAreDistinctEmptyAndNumberedInOrder(t *testing.T) {
 	sets := map[*keySet]bool{}
 	for i := 0; i < 3*keySetBlockSize+1; i++ {
 		ks := table.take(fmt.Sprint(i))
-		if sets[ks] || ks.len() != 0 || ks.num != int32(i) || table.at(ks.num) != ks || ks.value != fmt.Sprint(i) {
+		if sets[ks] || ks.len() != 0 || ks.num != int32(i) || table.at(ks.num) != ks || *table.valueAt(ks.num) != fmt.Sprint(i) {
 			t.Fatalf("key set %d reused, not empty, or numbered %d", i, ks.num)
 		}
 		sets[ks] = true
@@ -82,12 +82,12 @@ func TestAReleasedKeySetIsTakenAgainEmptyUnderItsNumber(t *testing.T) {
 		b.insert(i)
 	}
 	table.release(a)
-	if a.value != "" || a.len() != 0 || cap(a.ids) != keySetListMin || a.num != 0 {
-		t.Fatalf("released set keeps value %q, %d members, a list of capacity %d, number %d", a.value, a.len(), cap(a.ids), a.num)
+	if *table.valueAt(0) != "" || a.len() != 0 || cap(a.ids) != keySetInline || a.num != 0 {
+		t.Fatalf("released set keeps value %q, %d members, a list of capacity %d, number %d", *table.valueAt(0), a.len(), cap(a.ids), a.num)
 	}
 	c := table.take("c")
-	if c != a || c.num != 0 || c.value != "c" || c.len() != 0 || table.n != 2 {
-		t.Fatalf("take after release gave set %d of %q with %d members; %d numbers handed out", c.num, c.value, c.len(), table.n)
+	if c != a || c.num != 0 || *table.valueAt(0) != "c" || c.len() != 0 || table.n != 2 {
+		t.Fatalf("take after release gave set %d of %q with %d members; %d numbers handed out", c.num, *table.valueAt(0), c.len(), table.n)
 	}
 	if b.len() != 3*keySetListMax {
 		t.Fatalf("the other set has %d members, want %d", b.len(), 3*keySetListMax)
@@ -201,25 +201,25 @@ func TestAKeySetOutgrowingItsFirstListFromABlockLeavesItsNeighboursAlone(t *test
 	sets := make([]*keySet, 2*keySetBlockSize+1)
 	for i := range sets {
 		sets[i] = table.take(fmt.Sprint(i))
-		if sets[i].len() != 0 || cap(sets[i].ids) != keySetListMin {
+		if sets[i].len() != 0 || cap(sets[i].ids) != keySetInline {
 			t.Fatalf("set %d: %d members, first list of capacity %d", i, sets[i].len(), cap(sets[i].ids))
 		}
 	}
 	for i, ks := range sets {
-		for j := 0; j < keySetListMin; j++ {
+		for j := 0; j < keySetInline; j++ {
 			ks.insert(int32(1000*i + j))
 		}
 	}
 	// Each set in turn grows past its first list while its neighbours
 	// hold a full one.
 	for i, ks := range sets {
-		for j := keySetListMin; j < 3*keySetListMin; j++ {
+		for j := keySetInline; j < 3*keySetInline; j++ {
 			ks.insert(int32(1000*i + j))
 		}
 		for k, other := range sets {
-			want := keySetListMin
+			want := keySetInline
 			if k <= i {
-				want = 3 * keySetListMin
+				want = 3 * keySetInline
 			}
 			if other.len() != want {
 				t.Fatalf("after set %d grew, set %d has %d members, want %d", i, k, other.len(), want)

@@ -19,13 +19,17 @@ const keySetBlockSize = 16
 // byValue may point at it and the sole column may name it by number.
 //
 // Invariant: every number below n is either a live set's (its keySet.num is
-// the number, its value its index value) or listed once in free (its keySet
-// empty, with no value, as keySet.reset leaves it). It is not safe for
-// concurrent use; the owning map's lock guards it.
+// the number, valueAt(num) its index value) or listed once in free (its
+// keySet empty, as keySet.reset leaves it, and its value ""). It is not safe
+// for concurrent use; the owning map's lock guards it.
 type keySetTable struct {
 	// blocks holds the sets; a block is allocated whole, when the first
 	// number in it is handed out.
 	blocks []*[keySetBlockSize]keySet
+	// values holds each set's value by number, apart from the sets, in
+	// chunks of keySetValueChunk, so that Update's check reads 16 bytes
+	// from a few pages, not a set's line from one page of many.
+	values [][]string
 	// n is the number of numbers handed out, free ones included.
 	n int32
 	// free lists the numbers of released sets, for reuse.
@@ -35,6 +39,34 @@ type keySetTable struct {
 // at returns the set numbered num, a number handed out.
 func (t *keySetTable) at(num int32) *keySet {
 	return &t.blocks[num/keySetBlockSize][num%keySetBlockSize]
+}
+
+// keySetValueChunk is how many values one chunk of keySetTable.values
+// holds.
+const keySetValueChunk = 256
+
+// valueAt returns the value cell of num, a number handed out.
+func (t *keySetTable) valueAt(num int32) *string {
+	return &t.values[num/keySetValueChunk][num%keySetValueChunk]
+}
+
+// setValue records value as the value of num, a number being handed out,
+// growing the values to cover it: the first chunk by append, so a small
+// index stays small; later ones allocated whole.
+func (t *keySetTable) setValue(num int32, value string) {
+	ci, i := int(num/keySetValueChunk), int(num%keySetValueChunk)
+	if ci == len(t.values) {
+		size := keySetValueChunk
+		if ci == 0 {
+			size = 0
+		}
+		t.values = append(t.values, make([]string, 0, size))
+	}
+	if i == len(t.values[ci]) {
+		t.values[ci] = append(t.values[ci], value)
+		return
+	}
+	t.values[ci][i] = value
 }
 
 // take returns an empty set for value, numbered: a released number first,
@@ -51,7 +83,8 @@ func (t *keySetTable) take(value string) *keySet {
 		t.n++
 	}
 	ks := t.at(num)
-	ks.reset(num, value)
+	ks.reset(num)
+	t.setValue(num, value)
 	return ks
 }
 
@@ -59,6 +92,7 @@ func (t *keySetTable) take(value string) *keySet {
 // entry names it), dropping its value and any list it grew.
 func (t *keySetTable) release(ks *keySet) {
 	num := ks.num
-	ks.reset(num, "")
+	ks.reset(num)
+	*t.valueAt(num) = ""
 	t.free = append(t.free, num)
 }
