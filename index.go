@@ -145,6 +145,8 @@ type storeIndices struct {
 	// when the next one begins, it tells that an IndexFunc panicked out
 	// of the last (see beginWrite).
 	writing bool
+	// warmth is the sum warm computes, kept only so its reads stay.
+	warmth int
 	// pending holds the content given in the initial Indices for names
 	// no IndexFunc is registered under (yet): listed by
 	// ListIndexFuncValues, never read nor written otherwise, taken over by
@@ -207,8 +209,10 @@ func (ix *storeIndices) add(id int32, obj interface{}) {
 	ix.endWrite()
 }
 
-// remove drops id from every value of obj, its object, in every index.
+// remove drops id from every value of obj, its object, in every index,
+// having read ahead what it will touch (see warm).
 func (ix *storeIndices) remove(id int32, obj interface{}) {
+	ix.warm(id)
 	ix.beginWrite()
 	for _, vi := range ix.ordered {
 		vi.remove(id, obj)
