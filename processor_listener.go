@@ -44,6 +44,10 @@ const listenerPanicPause = time.Second
 // on it stays synced, because no later notification is initial. The moment
 // is noticed by run after every delivery and while idle, and by the
 // processor when the informer syncs, so a backlog never delays it.
+// Every initial notification must be added before upstream can report
+// synced for it: the informer's HasSynced waits for startedMu, which a
+// registration holds while it adds its initial list, so a late
+// registration's listener cannot sync before its list is in.
 //
 // mu guards pending, stopping and stopCh's closing. batch, next and end are
 // only touched by run's goroutine. The remaining fields are set at

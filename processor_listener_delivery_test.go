@@ -225,10 +225,14 @@ func TestHandlerPanicIsLoggedAndDeliveryResumesAfterASecondWithoutReallyCrash(t 
 		stop := runListener(l)
 		defer stop()
 		start := time.Now()
-		upstream.finish()
+		// NB: the initial list goes in before upstream reports synced, as
+		// the informer guarantees (see processorListener); the other order
+		// lets an idle run see the informer synced with nothing
+		// outstanding, and the registration sync before the list is in.
 		for _, obj := range []string{"a", "b", "c"} {
 			l.add(notification{kind: notifyAdd, newObj: obj, initial: true})
 		}
+		upstream.finish()
 		synctest.Wait()
 		if got := h.seen(); got != "a" {
 			t.Fatalf("before the pause the handler saw %q, want a", got)
