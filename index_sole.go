@@ -89,18 +89,25 @@ func (vi *valueIndex) holdsExactly(id int32, values []string) bool {
 // holdsOnly reports whether value's key set is the one key set of vi that
 // holds id.
 func (vi *valueIndex) holdsOnly(id int32, value string) bool {
-	s := vi.sole.get(id)
-	return s > 0 && *vi.sets.valueAt(s - 1) == value
+	return vi.soleSetOf(id, value) >= 0
+}
+
+// soleSetOf returns the number of the one key set of vi that holds id when
+// that set is value's, else -1. It reads id's sole entry and that set's
+// value, never a key set.
+func (vi *valueIndex) soleSetOf(id int32, value string) int32 {
+	if s := vi.sole.get(id); s > 0 && *vi.sets.valueAt(s - 1) == value {
+		return s - 1
+	}
+	return -1
 }
 
 // setOf returns value's key set, nil when there is none. When the one set
 // holding id is value's, it is found by its number, without a lookup in
 // byValue (the common delete, and an update that moves a record).
 func (vi *valueIndex) setOf(id int32, value string) *keySet {
-	if s := vi.sole.get(id); s > 0 {
-		if *vi.sets.valueAt(s - 1) == value {
-			return vi.sets.at(s - 1)
-		}
+	if num := vi.soleSetOf(id, value); num >= 0 {
+		return vi.sets.at(num)
 	}
 	return vi.byValue[value]
 }
