@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance compat bench apicover e2e soak demo browser chromium
+.PHONY: test unit fmt-check vet conformance compat bench bench-rounds apicover e2e soak demo browser chromium
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
 ## -race, the client-go v0.37 differential suite, the debug page in a
@@ -41,6 +41,26 @@ compat:
 ## bench: kcache and client-go side by side (BENCH=regexp BENCHTIME=...)
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime=$(BENCHTIME) ./benchmarks/
+
+## bench-rounds: the side-by-side benchmarks in ROUNDS fresh processes of
+## one test binary (BENCH=regexp, BENCHTIME=...), summarised by benchstat
+## with client-go and kcache as columns: each side's median with its 95%
+## confidence interval, and kcache's change against client-go (-50% is a
+## ratio of 0.5). On a shared 2-core VM one process's time ratio moves by
+## ±15% (the same binary, started twice at the same moment, differs that
+## much), so a time ratio is only trusted over rounds; ROUNDS_OUT=file
+## keeps the raw output
+ROUNDS     ?= 10
+ROUNDS_OUT ?= /tmp/kcache-bench-rounds.txt
+BENCHSTAT  ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-rounds:
+	@bin="$$(mktemp -d)/benchmarks.test" && $(GO) test -c -o "$$bin" ./benchmarks/ && \
+	: > $(ROUNDS_OUT) && \
+	for r in $$(seq $(ROUNDS)); do \
+		echo "bench-rounds: round $$r of $(ROUNDS)" >&2; \
+		(cd benchmarks && "$$bin" -test.run '^$$' -test.bench '$(BENCH)' -test.benchmem -test.benchtime=$(BENCHTIME)) >> $(ROUNDS_OUT) || exit 1; \
+	done; rm -f "$$bin"
+	$(GO) run $(BENCHSTAT) -col /impl $(ROUNDS_OUT)
 
 ## bench-memory: the realistic-pod memory benchmarks of both libraries in one
 ## run, with ratios: retained heap per cached pod (10k and 100k pods) and the
