@@ -48,18 +48,24 @@ bench:
 ## confidence interval, and kcache's change against client-go (-50% is a
 ## ratio of 0.5). On a shared 2-core VM one process's time ratio moves by
 ## ±15% (the same binary, started twice at the same moment, differs that
-## much), so a time ratio is only trusted over rounds; ROUNDS_OUT=file
-## keeps the raw output
+## much), so a time ratio is only trusted over rounds. "vs base" is the
+## ratio of the two medians; confidence intervals need ROUNDS >= 6. A `$`
+## inside BENCH is written `$$`. ROUNDS_OUT=file keeps the raw output
 ROUNDS     ?= 10
 ROUNDS_OUT ?= /tmp/kcache-bench-rounds.txt
 BENCHSTAT  ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 bench-rounds:
-	@bin="$$(mktemp -d)/benchmarks.test" && $(GO) test -c -o "$$bin" ./benchmarks/ && \
-	: > $(ROUNDS_OUT) && \
+	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
+	$(GO) test -c -o "$$dir/benchmarks.test" ./benchmarks/; \
+	: > $(ROUNDS_OUT); \
 	for r in $$(seq $(ROUNDS)); do \
 		echo "bench-rounds: round $$r of $(ROUNDS)" >&2; \
-		(cd benchmarks && "$$bin" -test.run '^$$' -test.bench '$(BENCH)' -test.benchmem -test.benchtime=$(BENCHTIME)) >> $(ROUNDS_OUT) || exit 1; \
-	done; rm -f "$$bin"
+		if ! (cd benchmarks && "$$dir/benchmarks.test" -test.run '^$$' -test.bench '$(BENCH)' -test.benchmem -test.benchtime=$(BENCHTIME)) >> $(ROUNDS_OUT); then \
+			grep -E -e '--- FAIL|^FAIL|^panic' $(ROUNDS_OUT) >&2 || true; \
+			echo "bench-rounds: round $$r failed (see $(ROUNDS_OUT))" >&2; exit 1; \
+		fi; \
+	done; \
+	if ! grep -q '^Benchmark' $(ROUNDS_OUT); then echo "bench-rounds: no benchmark matches BENCH='$(BENCH)'" >&2; exit 1; fi
 	$(GO) run $(BENCHSTAT) -col /impl $(ROUNDS_OUT)
 
 ## bench-memory: the realistic-pod memory benchmarks of both libraries in one
