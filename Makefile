@@ -5,7 +5,7 @@ APICOVER_DIR ?= ../shared/tools/apicover
 BENCHTIME ?= 1x
 BENCH   ?= .
 
-.PHONY: test unit fmt-check vet conformance compat bench apicover e2e soak demo browser chromium
+.PHONY: test unit fmt-check vet conformance compat bench bench-rounds apicover e2e soak demo browser chromium
 
 ## test: everything CI checks (format, vet, unit + conformance tests with
 ## -race, the client-go v0.37 differential suite, the debug page in a
@@ -41,6 +41,32 @@ compat:
 ## bench: kcache and client-go side by side (BENCH=regexp BENCHTIME=...)
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -benchtime=$(BENCHTIME) ./benchmarks/
+
+## bench-rounds: the side-by-side benchmarks in ROUNDS fresh processes of
+## one test binary (BENCH=regexp, BENCHTIME=...), summarised by benchstat
+## with client-go and kcache as columns: each side's median with its 95%
+## confidence interval, and kcache's change against client-go (-50% is a
+## ratio of 0.5). On a shared 2-core VM one process's time ratio moves by
+## ±15% (the same binary, started twice at the same moment, differs that
+## much), so a time ratio is only trusted over rounds. "vs base" is the
+## ratio of the two medians; confidence intervals need ROUNDS >= 6. A `$`
+## inside BENCH is written `$$`. ROUNDS_OUT=file keeps the raw output
+ROUNDS     ?= 10
+ROUNDS_OUT ?= /tmp/kcache-bench-rounds.txt
+BENCHSTAT  ?= golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
+bench-rounds:
+	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
+	$(GO) test -c -o "$$dir/benchmarks.test" ./benchmarks/; \
+	: > $(ROUNDS_OUT); \
+	for r in $$(seq $(ROUNDS)); do \
+		echo "bench-rounds: round $$r of $(ROUNDS)" >&2; \
+		if ! (cd benchmarks && "$$dir/benchmarks.test" -test.run '^$$' -test.bench '$(BENCH)' -test.benchmem -test.benchtime=$(BENCHTIME)) >> $(ROUNDS_OUT); then \
+			grep -E -e '--- FAIL|^FAIL|^panic' $(ROUNDS_OUT) >&2 || true; \
+			echo "bench-rounds: round $$r failed (see $(ROUNDS_OUT))" >&2; exit 1; \
+		fi; \
+	done; \
+	if ! grep -q '^Benchmark' $(ROUNDS_OUT); then echo "bench-rounds: no benchmark matches BENCH='$(BENCH)'" >&2; exit 1; fi
+	$(GO) run $(BENCHSTAT) -col /impl $(ROUNDS_OUT)
 
 ## bench-memory: the realistic-pod memory benchmarks of both libraries in one
 ## run, with ratios: retained heap per cached pod (10k and 100k pods) and the
