@@ -20,7 +20,7 @@ type Indexer interface {
 	// ByIndex returns the objects that have indexedValue in the named index.
 	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	// IndexKeys returns the storage keys of the objects that have
-	// indexedValue in the named index.
+	// indexedValue in the named index, sorted.
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	// Index returns the objects that share at least one value of the named
 	// index with obj.

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"maps"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -432,8 +433,17 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
-// the named index; as ListKeys, it builds each namespaced key it returns.
+// the named index, sorted, as client-go returns them; as ListKeys, it
+// builds each namespaced key it returns. The keys are sorted after the lock
+// is released.
 func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	keys, err := m.indexKeysUnsorted(indexName, indexedValue)
+	slices.Sort(keys)
+	return keys, err
+}
+
+// indexKeysUnsorted is IndexKeys in the key sets' order.
+func (m *threadSafeMap) indexKeysUnsorted(indexName, indexedValue string) ([]string, error) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	vi, err := m.indices.get(indexName)

@@ -3,7 +3,6 @@ package compat137
 import (
 	"fmt"
 	"math/rand"
-	"slices"
 	"strings"
 	"testing"
 
@@ -92,7 +91,6 @@ func playMutationUIDOps(side *mutationSide, ops []mutationUIDOp) []string {
 			for i, it := range items {
 				out[i] = describeWithUID(it)
 			}
-			slices.Sort(out)
 			line = fmt.Sprintf("%d err=%v [%s]", len(items), err, strings.Join(out, "; "))
 		}); msg != "" {
 			line = msg
