@@ -82,17 +82,33 @@ func queueWrapCases() []wrapCase {
 				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Replace([]any{wrapPod}, "1")
 			}},
 		{"DeltaFIFO.Add with a failing transformer",
-			func() error { return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Add(wrapPod) },
-			func() error { return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Add(wrapPod) }},
+			func() error {
+				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Add(wrapPod)
+			},
+			func() error {
+				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Add(wrapPod)
+			}},
 		{"DeltaFIFO.Update with a failing transformer",
-			func() error { return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Update(wrapPod) },
-			func() error { return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Update(wrapPod) }},
+			func() error {
+				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Update(wrapPod)
+			},
+			func() error {
+				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Update(wrapPod)
+			}},
 		{"DeltaFIFO.Delete with a failing transformer",
-			func() error { return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Delete(wrapPod) },
-			func() error { return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Delete(wrapPod) }},
+			func() error {
+				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{Transformer: failingTransform}).Delete(wrapPod)
+			},
+			func() error {
+				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{Transformer: failingTransform}).Delete(wrapPod)
+			}},
 		{"DeltaFIFO.Add with a failing key function",
-			func() error { return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: failingKey}).Add(wrapPod) },
-			func() error { return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: failingKey}).Add(wrapPod) }},
+			func() error {
+				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: failingKey}).Add(wrapPod)
+			},
+			func() error {
+				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: failingKey}).Add(wrapPod)
+			}},
 		{"DeltaFIFO.Replace with a failing key function",
 			func() error {
 				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: failingKey}).Replace([]any{wrapPod}, "1")
@@ -108,8 +124,12 @@ func queueWrapCases() []wrapCase {
 				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KnownObjects: failingKnown{}}).Replace([]any{wrapPod}, "1")
 			}},
 		{"DeltaFIFO.Resync with failing known objects",
-			func() error { return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KnownObjects: failingKnown{}}).Resync() },
-			func() error { return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KnownObjects: failingKnown{}}).Resync() }},
+			func() error {
+				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KnownObjects: failingKnown{}}).Resync()
+			},
+			func() error {
+				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KnownObjects: failingKnown{}}).Resync()
+			}},
 		{"DeltaFIFO.KeyOf with a failing key function",
 			func() error {
 				_, err := cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: failingKey}).KeyOf(wrapPod)
@@ -175,8 +195,12 @@ func queueWrapCases() []wrapCase {
 				return kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: failingKnown{}}).Replace([]any{wrapPod}, "1")
 			}},
 		{"RealFIFO.Resync with failing known objects",
-			func() error { return cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: failingKnown{}}).Resync() },
-			func() error { return kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: failingKnown{}}).Resync() }},
+			func() error {
+				return cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: failingKnown{}}).Resync()
+			},
+			func() error {
+				return kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: failingKnown{}}).Resync()
+			}},
 		{"RealFIFO.Pop with a failing process function",
 			func() error {
 				q := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: cg.NewStore(cg.MetaNamespaceKeyFunc)})
@@ -226,11 +250,19 @@ func queueWrapCases() []wrapCase {
 			func() error { return cg.NewHeap(failingKey, func(a, b any) bool { return false }).Add(wrapPod) },
 			func() error { return kc.NewHeap(failingKey, func(a, b any) bool { return false }).Add(wrapPod) }},
 		{"Heap.BulkAdd with a failing key function",
-			func() error { return cg.NewHeap(failingKey, func(a, b any) bool { return false }).BulkAdd([]any{wrapPod}) },
-			func() error { return kc.NewHeap(failingKey, func(a, b any) bool { return false }).BulkAdd([]any{wrapPod}) }},
+			func() error {
+				return cg.NewHeap(failingKey, func(a, b any) bool { return false }).BulkAdd([]any{wrapPod})
+			},
+			func() error {
+				return kc.NewHeap(failingKey, func(a, b any) bool { return false }).BulkAdd([]any{wrapPod})
+			}},
 		{"Heap.Delete of an absent object",
-			func() error { return cg.NewHeap(cg.MetaNamespaceKeyFunc, func(a, b any) bool { return false }).Delete(wrapPod) },
-			func() error { return kc.NewHeap(kc.MetaNamespaceKeyFunc, func(a, b any) bool { return false }).Delete(wrapPod) }},
+			func() error {
+				return cg.NewHeap(cg.MetaNamespaceKeyFunc, func(a, b any) bool { return false }).Delete(wrapPod)
+			},
+			func() error {
+				return kc.NewHeap(kc.MetaNamespaceKeyFunc, func(a, b any) bool { return false }).Delete(wrapPod)
+			}},
 	}
 }
 
@@ -250,8 +282,12 @@ func storeWrapCases() []wrapCase {
 			func() error { return cg.NewUndeltaStore(func([]any) {}, failingKey).Add(wrapPod) },
 			func() error { return kc.NewUndeltaStore(func([]any) {}, failingKey).Add(wrapPod) }},
 		{"Store.Add with a failing transformer",
-			func() error { return cg.NewStore(cg.MetaNamespaceKeyFunc, cg.WithTransformer(failingTransform)).Add(wrapPod) },
-			func() error { return kc.NewStore(kc.MetaNamespaceKeyFunc, kc.WithTransformer(failingTransform)).Add(wrapPod) }},
+			func() error {
+				return cg.NewStore(cg.MetaNamespaceKeyFunc, cg.WithTransformer(failingTransform)).Add(wrapPod)
+			},
+			func() error {
+				return kc.NewStore(kc.MetaNamespaceKeyFunc, kc.WithTransformer(failingTransform)).Add(wrapPod)
+			}},
 		{"Store.Replace with a failing transformer",
 			func() error {
 				return cg.NewStore(cg.MetaNamespaceKeyFunc, cg.WithTransformer(failingTransform)).Replace([]any{wrapPod}, "1")
@@ -284,13 +320,13 @@ func storeWrapCases() []wrapCase {
 type failingStoreCG struct{ cg.Store }
 
 func (failingStoreCG) GetByKey(string) (any, bool, error) { return nil, false, errCause }
-func (failingStoreCG) Replace([]any, string) error       { return errCause }
+func (failingStoreCG) Replace([]any, string) error        { return errCause }
 
 // failingStoreKC is failingStoreCG for kcache.
 type failingStoreKC struct{ kc.Store }
 
 func (failingStoreKC) GetByKey(string) (any, bool, error) { return nil, false, errCause }
-func (failingStoreKC) Replace([]any, string) error       { return errCause }
+func (failingStoreKC) Replace([]any, string) error        { return errCause }
 
 // reflectorWrapCases are one ListAndWatch each: a list that fails, is not a
 // list, or succeeds into a store that fails (the watch then fails at once),
@@ -318,7 +354,9 @@ func reflectorWrapCases() []wrapCase {
 	}
 	failing := func() (runtime.Object, error) { return nil, errCause }
 	notAList := func() (runtime.Object, error) { return &v1.Pod{}, nil }
-	empty := func() (runtime.Object, error) { return &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "5"}}, nil }
+	empty := func() (runtime.Object, error) {
+		return &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "5"}}, nil
+	}
 	stream := func() (watch.Interface, error) {
 		fw := watch.NewFakeWithChanSize(2, false)
 		fw.Add(wrapPod)
