@@ -232,8 +232,9 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	if len(conflicts) > 0 {
 		return fmt.Errorf("indexer conflict: %v", sets.New(conflicts...))
 	}
-	if ix.indexers == nil {
-		// NB: client-go panics here (assignment to entry in nil map).
+	if ix.indexers == nil && len(newIndexers) > 0 {
+		// NB: client-go panics here (assignment to entry in nil map); with
+		// nothing to add it keeps the map nil, and so does this.
 		ix.indexers = make(Indexers, len(newIndexers))
 	}
 	ix.beginWrite()

@@ -269,8 +269,8 @@ func TestAnIndexersEntryWithANilIndexFuncIsNoIndexForReadsAsInClientGo(t *testin
 
 // TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo pins
 // GetIndexers' nil: nil for NewIndexer and NewThreadSafeStore given nil
-// Indexers (and for an informer given none), an empty map for NewStore and
-// for empty Indexers.
+// Indexers (and for an informer given none), still after AddIndexers of
+// nothing, an empty map for NewStore and for empty Indexers.
 func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) {
 	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
 	cases := []struct {
@@ -284,6 +284,21 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 			},
 			func() (int, bool) {
 				m := kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil).GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewIndexer(nil) after AddIndexers of nothing",
+			func() (int, bool) {
+				s := cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil)
+				s.AddIndexers(nil)
+				s.AddIndexers(cg.Indexers{})
+				m := s.GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				s := kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil)
+				s.AddIndexers(nil)
+				s.AddIndexers(kc.Indexers{})
+				m := s.GetIndexers()
 				return len(m), m == nil
 			}},
 		{"NewIndexer(Indexers{})",
