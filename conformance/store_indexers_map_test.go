@@ -269,8 +269,11 @@ func TestAnIndexersEntryWithANilIndexFuncIsNoIndexForReadsAsInClientGo(t *testin
 
 // TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo pins
 // GetIndexers' nil: nil for NewIndexer and NewThreadSafeStore given nil
-// Indexers (and for an informer given none), still after AddIndexers of
-// nothing, an empty map for NewStore and for empty Indexers.
+// Indexers (and for NewIndexerInformer and NewSharedIndexInformerWithOptions
+// given none), still after AddIndexers of nothing; an empty map for
+// NewStore, for empty Indexers, and for NewInformer, NewTransformingInformer,
+// NewInformerWithOptions and NewSharedInformer, which build their store as
+// NewStore does.
 func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) {
 	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
 	cases := []struct {
@@ -338,6 +341,59 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 			},
 			func() (int, bool) {
 				m := kc.NewSharedIndexInformerWithOptions(lwKC, &v1.Pod{}, kc.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewInformer",
+			func() (int, bool) {
+				s, _ := cg.NewInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{})
+				m := s.(cg.Indexer).GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				s, _ := kc.NewInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{})
+				m := s.(kc.Indexer).GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewTransformingInformer",
+			func() (int, bool) {
+				s, _ := cg.NewTransformingInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil)
+				m := s.(cg.Indexer).GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				s, _ := kc.NewTransformingInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{}, nil)
+				m := s.(kc.Indexer).GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewInformerWithOptions without Indexers",
+			func() (int, bool) {
+				s, _ := cg.NewInformerWithOptions(cg.InformerOptions{ListerWatcher: lwCG, ObjectType: &v1.Pod{}, Handler: cg.ResourceEventHandlerFuncs{}})
+				m := s.(cg.Indexer).GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				s, _ := kc.NewInformerWithOptions(kc.InformerOptions{ListerWatcher: lwKC, ObjectType: &v1.Pod{}, Handler: kc.ResourceEventHandlerFuncs{}})
+				m := s.(kc.Indexer).GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewSharedInformer",
+			func() (int, bool) {
+				m := cg.NewSharedInformer(lwCG, &v1.Pod{}, 0).GetStore().(cg.Indexer).GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				m := kc.NewSharedInformer(lwKC, &v1.Pod{}, 0).GetStore().(kc.Indexer).GetIndexers()
+				return len(m), m == nil
+			}},
+		{"NewTransformingIndexerInformer(nil)",
+			func() (int, bool) {
+				s, _ := cg.NewTransformingIndexerInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil, nil)
+				m := s.GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				s, _ := kc.NewTransformingIndexerInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{}, nil, nil)
+				m := s.GetIndexers()
 				return len(m), m == nil
 			}},
 		{"NewIndexerInformer(nil)",
