@@ -28,10 +28,12 @@ type Indexer interface {
 	// ListIndexFuncValues returns every value present in the named index.
 	ListIndexFuncValues(indexName string) []string
 
-	// GetIndexers returns the index functions by index name.
+	// GetIndexers returns the index functions by index name: the Indexers
+	// map the store was given, not a copy (nil when it was given nil).
 	GetIndexers() Indexers
-	// AddIndexers registers more indices and fills them from the objects
-	// already stored. A name already in use is an error.
+	// AddIndexers adds newIndexers to that map, registers their indices
+	// and fills them from the objects already stored. A name already in
+	// use is an error.
 	AddIndexers(newIndexers Indexers) error
 }
 

@@ -23,9 +23,11 @@ type ThreadSafeStore interface {
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	Index(indexName string, obj interface{}) ([]interface{}, error)
 	ListIndexFuncValues(name string) []string
+	// GetIndexers returns the Indexers map the store was given, not a
+	// copy (nil when it was given nil).
 	GetIndexers() Indexers
-	// AddIndexers registers more indices and fills them from the stored
-	// objects.
+	// AddIndexers adds newIndexers to that map, registers their indices and
+	// fills them from the stored objects.
 	AddIndexers(newIndexers Indexers) error
 
 	Add(key string, obj interface{})
