@@ -123,3 +123,11 @@ func (m *threadSafeMap) buildAddedIndex(name string) {
 	defer m.lock.Unlock()
 	m.indices.buildAdded(name)
 }
+
+// indexFuncNamed returns the function the Indexers map has under name
+// (nil when none), under m's read lock.
+func (m *threadSafeMap) indexFuncNamed(name string) IndexFunc {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	return m.indices.indexers[name]
+}

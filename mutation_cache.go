@@ -172,7 +172,7 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 // appendIndexedMutations appends the recorded mutations whose key is not in
 // skip and whose indexName values include indexKey.
 func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Set[string], indexName, indexKey string) []interface{} {
-	indexFunc := c.indexer.GetIndexers()[indexName]
+	indexFunc := indexFuncNamed(c.indexer, indexName)
 	if indexFunc == nil {
 		return items
 	}
@@ -196,6 +196,17 @@ func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Se
 		items = append(items, obj)
 	}
 	return items
+}
+
+// indexFuncNamed returns the function indexer's Indexers map has under
+// name, as GetIndexers()[name] does; for a store of this package it looks
+// it up under the store's lock, since the map is the caller's and an
+// AddIndexers may be writing to it meanwhile.
+func indexFuncNamed(indexer Indexer, name string) IndexFunc {
+	if locked, ok := indexer.(interface{ indexFuncNamed(string) IndexFunc }); ok {
+		return locked.indexFuncNamed(name)
+	}
+	return indexer.GetIndexers()[name]
 }
 
 // newest returns the recorded mutation under key when it is an object
