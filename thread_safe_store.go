@@ -494,7 +494,7 @@ func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
 }
 
 // GetIndexers returns the Indexers map the store was given (nil when it was
-// given nil and AddIndexers never ran), not a copy, as client-go does:
+// given nil and AddIndexers has added nothing), not a copy, as client-go does:
 // AddIndexers adds to it, so it shows every index added later. Reading it
 // while AddIndexers runs is a data race, as in client-go. What writing to
 // it directly does is described in index_registry.go.
