@@ -71,8 +71,9 @@ type wrapCase struct {
 	cg, kc func() error
 }
 
-// queueWrapCases are the queues' error paths with a cause.
-func queueWrapCases() []wrapCase {
+// deltaFIFOWrapCases are DeltaFIFO's error paths with a cause in its
+// transformer or its key function.
+func deltaFIFOWrapCases() []wrapCase {
 	return []wrapCase{
 		{"DeltaFIFO.Replace with a failing transformer",
 			func() error {
@@ -109,6 +110,13 @@ func queueWrapCases() []wrapCase {
 			func() error {
 				return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: failingKey}).Add(wrapPod)
 			}},
+	}
+}
+
+// deltaFIFOKeyWrapCases are DeltaFIFO's error paths with a cause in its key
+// function, its known objects or its consumer.
+func deltaFIFOKeyWrapCases() []wrapCase {
+	return []wrapCase{
 		{"DeltaFIFO.Replace with a failing key function",
 			func() error {
 				return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: failingKey}).Replace([]any{wrapPod}, "1")
@@ -152,6 +160,13 @@ func queueWrapCases() []wrapCase {
 				_, err := q.Pop(failingProcess)
 				return err
 			}},
+	}
+}
+
+// realFIFOWrapCases are RealFIFO's error paths with a cause in its
+// transformer or its key function.
+func realFIFOWrapCases() []wrapCase {
+	return []wrapCase{
 		{"RealFIFO.Replace with a failing transformer",
 			func() error {
 				return cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{Transformer: failingTransform, KnownObjects: cg.NewStore(cg.MetaNamespaceKeyFunc)}).Replace([]any{wrapPod}, "1")
@@ -187,6 +202,13 @@ func queueWrapCases() []wrapCase {
 			func() error {
 				return kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: failingKey, KnownObjects: kc.NewStore(kc.MetaNamespaceKeyFunc)}).Replace([]any{wrapPod}, "1")
 			}},
+	}
+}
+
+// realFIFOKnownWrapCases are RealFIFO's error paths with a cause in its
+// known objects or its consumer.
+func realFIFOKnownWrapCases() []wrapCase {
+	return []wrapCase{
 		{"RealFIFO.Replace with failing known objects",
 			func() error {
 				return cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: failingKnown{}}).Replace([]any{wrapPod}, "1")
@@ -227,6 +249,12 @@ func queueWrapCases() []wrapCase {
 				q.Add(&v1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "q"}})
 				return q.PopBatch(func([]kc.Delta, bool) error { return errCause }, failingProcess)
 			}},
+	}
+}
+
+// fifoAndHeapWrapCases are FIFO's and Heap's error paths with a cause.
+func fifoAndHeapWrapCases() []wrapCase {
+	return []wrapCase{
 		{"FIFO.Add with a failing key function",
 			func() error { return cg.NewFIFO(failingKey).Add(wrapPod) },
 			func() error { return kc.NewFIFO(failingKey).Add(wrapPod) }},
@@ -329,8 +357,7 @@ func (failingStoreKC) GetByKey(string) (any, bool, error) { return nil, false, e
 func (failingStoreKC) Replace([]any, string) error        { return errCause }
 
 // reflectorWrapCases are one ListAndWatch each: a list that fails, is not a
-// list, or succeeds into a store that fails (the watch then fails at once),
-// and a watch list streamed into a store or queue that fails.
+// list, or succeeds into a store that fails (the watch then fails at once).
 func reflectorWrapCases() []wrapCase {
 	cgRun := func(list func() (runtime.Object, error), store cg.Store) error {
 		lw := &cg.ListWatch{
@@ -357,6 +384,43 @@ func reflectorWrapCases() []wrapCase {
 	empty := func() (runtime.Object, error) {
 		return &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "5"}}, nil
 	}
+	return []wrapCase{
+		{"Reflector.ListAndWatch with a failing list",
+			func() error { return cgRun(failing, cg.NewStore(cg.MetaNamespaceKeyFunc)) },
+			func() error { return kcRun(failing, kc.NewStore(kc.MetaNamespaceKeyFunc)) }},
+		{"Reflector.ListAndWatch with a list that is not a list",
+			func() error { return cgRun(notAList, cg.NewStore(cg.MetaNamespaceKeyFunc)) },
+			func() error { return kcRun(notAList, kc.NewStore(kc.MetaNamespaceKeyFunc)) }},
+		{"Reflector.ListAndWatch into a store whose Replace fails",
+			func() error { return cgRun(empty, failingStoreCG{cg.NewStore(cg.MetaNamespaceKeyFunc)}) },
+			func() error { return kcRun(empty, failingStoreKC{kc.NewStore(kc.MetaNamespaceKeyFunc)}) }},
+	}
+}
+
+// TestErrorsCarryTheirCauseAsInClientGo pins, for every error path of the
+// queues, stores and Reflector that has a cause (a failing transformer, key
+// function, known-objects store, process function, list or store), that
+// kcache's error reads as client-go's, and wraps what client-go's wraps: the
+// same errors.Is answer for the cause and the same chain of error types.
+func TestErrorsCarryTheirCauseAsInClientGo(t *testing.T) {
+	var cases []wrapCase
+	for _, group := range [][]wrapCase{deltaFIFOWrapCases(), deltaFIFOKeyWrapCases(), realFIFOWrapCases(), realFIFOKnownWrapCases(), fifoAndHeapWrapCases(), storeWrapCases(), reflectorWrapCases(), watchListWrapCases()} {
+		cases = append(cases, group...)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := errorChain(c.cg())
+			got := errorChain(c.kc())
+			if got != want {
+				t.Errorf("kcache:    %s\nclient-go: %s", got, want)
+			}
+		})
+	}
+}
+
+// watchListWrapCases are one ListAndWatch each of a watch list streamed into
+// a store or queue that fails (the list then fails too).
+func watchListWrapCases() []wrapCase {
 	stream := func() (watch.Interface, error) {
 		fw := watch.NewFakeWithChanSize(2, false)
 		fw.Add(wrapPod)
@@ -395,32 +459,5 @@ func reflectorWrapCases() []wrapCase {
 			func() error {
 				return kcStream(kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: kc.NewStore(kc.MetaNamespaceKeyFunc), Transformer: failingTransform}))
 			}},
-		{"Reflector.ListAndWatch with a failing list",
-			func() error { return cgRun(failing, cg.NewStore(cg.MetaNamespaceKeyFunc)) },
-			func() error { return kcRun(failing, kc.NewStore(kc.MetaNamespaceKeyFunc)) }},
-		{"Reflector.ListAndWatch with a list that is not a list",
-			func() error { return cgRun(notAList, cg.NewStore(cg.MetaNamespaceKeyFunc)) },
-			func() error { return kcRun(notAList, kc.NewStore(kc.MetaNamespaceKeyFunc)) }},
-		{"Reflector.ListAndWatch into a store whose Replace fails",
-			func() error { return cgRun(empty, failingStoreCG{cg.NewStore(cg.MetaNamespaceKeyFunc)}) },
-			func() error { return kcRun(empty, failingStoreKC{kc.NewStore(kc.MetaNamespaceKeyFunc)}) }},
-	}
-}
-
-// TestErrorsCarryTheirCauseAsInClientGo pins, for every error path of the
-// queues, stores and Reflector that has a cause (a failing transformer, key
-// function, known-objects store, process function, list or store), that
-// kcache's error reads as client-go's, and wraps what client-go's wraps: the
-// same errors.Is answer for the cause and the same chain of error types.
-func TestErrorsCarryTheirCauseAsInClientGo(t *testing.T) {
-	cases := append(append(queueWrapCases(), storeWrapCases()...), reflectorWrapCases()...)
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			want := errorChain(c.cg())
-			got := errorChain(c.kc())
-			if got != want {
-				t.Errorf("kcache:    %s\nclient-go: %s", got, want)
-			}
-		})
 	}
 }

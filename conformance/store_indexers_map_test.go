@@ -267,19 +267,16 @@ func TestAnIndexersEntryWithANilIndexFuncIsNoIndexForReadsAsInClientGo(t *testin
 	}
 }
 
-// TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo pins
-// GetIndexers' nil: nil for NewIndexer and NewThreadSafeStore given nil
-// Indexers (and for NewIndexerInformer and NewSharedIndexInformerWithOptions
-// given none), still after AddIndexers of nothing; an empty map for
-// NewStore, for empty Indexers, and for NewInformer, NewTransformingInformer,
-// NewInformerWithOptions and NewSharedInformer, which build their store as
-// NewStore does.
-func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) {
-	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
-	cases := []struct {
-		name   string
-		cg, kc func() (int, bool)
-	}{
+// nilIndexersCase builds a store both ways and returns its GetIndexers'
+// length and nil-ness.
+type nilIndexersCase struct {
+	name   string
+	cg, kc func() (int, bool)
+}
+
+// nilIndexersStoreCases are the stores built directly.
+func nilIndexersStoreCases() []nilIndexersCase {
+	return []nilIndexersCase{
 		{"NewIndexer(nil)",
 			func() (int, bool) {
 				m := cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil).GetIndexers()
@@ -334,6 +331,13 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 				m := kc.NewThreadSafeStore(kc.Indexers{}, kc.Indices{}).GetIndexers()
 				return len(m), m == nil
 			}},
+	}
+}
+
+// nilIndexersInformerCases are the stores of shared informers.
+func nilIndexersInformerCases() []nilIndexersCase {
+	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
+	return []nilIndexersCase{
 		{"NewSharedIndexInformerWithOptions without Indexers",
 			func() (int, bool) {
 				m := cg.NewSharedIndexInformerWithOptions(lwCG, &v1.Pod{}, cg.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
@@ -343,6 +347,22 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 				m := kc.NewSharedIndexInformerWithOptions(lwKC, &v1.Pod{}, kc.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
 				return len(m), m == nil
 			}},
+		{"NewSharedInformer",
+			func() (int, bool) {
+				m := cg.NewSharedInformer(lwCG, &v1.Pod{}, 0).GetStore().(cg.Indexer).GetIndexers()
+				return len(m), m == nil
+			},
+			func() (int, bool) {
+				m := kc.NewSharedInformer(lwKC, &v1.Pod{}, 0).GetStore().(kc.Indexer).GetIndexers()
+				return len(m), m == nil
+			}},
+	}
+}
+
+// nilIndexersOldInformerCases are the stores of the NewInformer family.
+func nilIndexersOldInformerCases() []nilIndexersCase {
+	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
+	return []nilIndexersCase{
 		{"NewInformer",
 			func() (int, bool) {
 				s, _ := cg.NewInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{})
@@ -376,15 +396,6 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 				m := s.(kc.Indexer).GetIndexers()
 				return len(m), m == nil
 			}},
-		{"NewSharedInformer",
-			func() (int, bool) {
-				m := cg.NewSharedInformer(lwCG, &v1.Pod{}, 0).GetStore().(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewSharedInformer(lwKC, &v1.Pod{}, 0).GetStore().(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
 		{"NewTransformingIndexerInformer(nil)",
 			func() (int, bool) {
 				s, _ := cg.NewTransformingIndexerInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil, nil)
@@ -408,7 +419,18 @@ func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) 
 				return len(m), m == nil
 			}},
 	}
-	for _, c := range cases {
+}
+
+// TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo pins
+// GetIndexers' nil: nil for NewIndexer and NewThreadSafeStore given nil
+// Indexers (and for NewIndexerInformer and NewSharedIndexInformerWithOptions
+// given none), still after AddIndexers of nothing; an empty map for
+// NewStore, for empty Indexers, and for NewInformer, NewTransformingInformer,
+// NewInformerWithOptions and NewSharedInformer, which build their store as
+// NewStore does.
+func TestGetIndexersOfAStoreBuiltWithNilIndexersIsNilAsInClientGo(t *testing.T) {
+	cases := append(nilIndexersStoreCases(), nilIndexersInformerCases()...)
+	for _, c := range append(cases, nilIndexersOldInformerCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			wantLen, wantNil := c.cg()
 			gotLen, gotNil := c.kc()
@@ -479,43 +501,44 @@ func mapsEditFunc(fn string) func(any) ([]string, error) {
 	return mapsNameIndex
 }
 
+// mapsEditableStore builds a store of the given library ("cg" or "kc") and
+// kind over a map with "app", and returns it with a function that edits
+// that map directly (fn "" deletes the entry).
+func mapsEditableStore(lib, kind string) (mapsReader, func(name, fn string)) {
+	if lib == "cg" {
+		m := cg.Indexers{"app": mapsAppIndex}
+		edit := func(name, fn string) {
+			if fn == "" {
+				delete(m, name)
+			} else {
+				m[name] = mapsEditFunc(fn)
+			}
+		}
+		if kind == "Indexer" {
+			return mapsIndexerCG(cg.NewIndexer(cg.MetaNamespaceKeyFunc, m)), edit
+		}
+		return mapsThreadSafeCG(cg.NewThreadSafeStore(m, cg.Indices{})), edit
+	}
+	m := kc.Indexers{"app": mapsAppIndex}
+	edit := func(name, fn string) {
+		if fn == "" {
+			delete(m, name)
+		} else {
+			m[name] = mapsEditFunc(fn)
+		}
+	}
+	if kind == "Indexer" {
+		return mapsIndexerKC(kc.NewIndexer(kc.MetaNamespaceKeyFunc, m)), edit
+	}
+	return mapsThreadSafeKC(kc.NewThreadSafeStore(m, kc.Indices{})), edit
+}
+
 // mapsEditedTrace builds a store of the given kind over a map with "app",
 // writes before (some objects), applies the edits to the caller's map
 // directly, then runs after (more writes) and reads every name involved.
 func mapsEditedTrace(t *testing.T, lib, kind string, before, after []string, edits mapsEdits) string {
 	t.Helper()
-	var r mapsReader
-	var edit func(name, fn string)
-	switch lib + "/" + kind {
-	case "cg/Indexer", "cg/ThreadSafeStore":
-		m := cg.Indexers{"app": mapsAppIndex}
-		edit = func(name, fn string) {
-			if fn == "" {
-				delete(m, name)
-			} else {
-				m[name] = mapsEditFunc(fn)
-			}
-		}
-		if kind == "Indexer" {
-			r = mapsIndexerCG(cg.NewIndexer(cg.MetaNamespaceKeyFunc, m))
-		} else {
-			r = mapsThreadSafeCG(cg.NewThreadSafeStore(m, cg.Indices{}))
-		}
-	default:
-		m := kc.Indexers{"app": mapsAppIndex}
-		edit = func(name, fn string) {
-			if fn == "" {
-				delete(m, name)
-			} else {
-				m[name] = mapsEditFunc(fn)
-			}
-		}
-		if kind == "Indexer" {
-			r = mapsIndexerKC(kc.NewIndexer(kc.MetaNamespaceKeyFunc, m))
-		} else {
-			r = mapsThreadSafeKC(kc.NewThreadSafeStore(m, kc.Indices{}))
-		}
-	}
+	r, edit := mapsEditableStore(lib, kind)
 	play := func(steps []string) {
 		for _, step := range steps {
 			op, rest, _ := strings.Cut(step, " ")

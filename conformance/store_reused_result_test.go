@@ -129,37 +129,48 @@ func newReusedSideCG(kind, reuse string, shared bool) reusedSide {
 		second = first
 	}
 	indexers := cg.Indexers{"tags": first, "tags-2": second}
-	var s reusedSide
 	if kind == "Indexer" {
-		ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, indexers)
-		s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
-		s.apply = func(op reusedOp, added int) {
-			switch op.kind {
-			case "Add":
-				ix.Add(reusedPod(op.name, op.tags))
-			case "Update":
-				ix.Update(reusedPod(op.name, op.tags))
-			case "Delete":
-				ix.Delete(reusedPod(op.name, op.tags))
-			case "Replace":
-				var list []any
-				for _, p := range op.batch {
-					list = append(list, reusedPod(p[0], p[1]))
-				}
-				ix.Replace(list, "1")
-			case "Transaction":
-				var txns []cg.Transaction
-				for i, p := range op.batch {
-					typ := []cg.TransactionType{cg.TransactionTypeUpdate, cg.TransactionTypeAdd, cg.TransactionTypeDelete}[i%3]
-					txns = append(txns, cg.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
-				}
-				ix.(cg.TransactionStore).Transaction(txns...)
-			case "AddIndexers":
-				ix.AddIndexers(cg.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
-			}
-		}
-		return s
+		return reusedIndexerCG(indexers, reuse)
 	}
+	return reusedThreadSafeCG(indexers, reuse)
+}
+
+// reusedIndexerCG is the Indexer side of newReusedSideCG.
+func reusedIndexerCG(indexers cg.Indexers, reuse string) reusedSide {
+	var s reusedSide
+	ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, indexers)
+	s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
+	s.apply = func(op reusedOp, added int) {
+		switch op.kind {
+		case "Add":
+			ix.Add(reusedPod(op.name, op.tags))
+		case "Update":
+			ix.Update(reusedPod(op.name, op.tags))
+		case "Delete":
+			ix.Delete(reusedPod(op.name, op.tags))
+		case "Replace":
+			var list []any
+			for _, p := range op.batch {
+				list = append(list, reusedPod(p[0], p[1]))
+			}
+			ix.Replace(list, "1")
+		case "Transaction":
+			var txns []cg.Transaction
+			for i, p := range op.batch {
+				typ := []cg.TransactionType{cg.TransactionTypeUpdate, cg.TransactionTypeAdd, cg.TransactionTypeDelete}[i%3]
+				txns = append(txns, cg.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
+			}
+			ix.(cg.TransactionStore).Transaction(txns...)
+		case "AddIndexers":
+			ix.AddIndexers(cg.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
+		}
+	}
+	return s
+}
+
+// reusedThreadSafeCG is the ThreadSafeStore side of newReusedSideCG.
+func reusedThreadSafeCG(indexers cg.Indexers, reuse string) reusedSide {
+	var s reusedSide
 	ts := cg.NewThreadSafeStore(indexers, cg.Indices{})
 	s.values, s.indexKeys = ts.ListIndexFuncValues, ts.IndexKeys
 	s.apply = func(op reusedOp, added int) {
@@ -198,37 +209,48 @@ func newReusedSideKC(kind, reuse string, shared bool) reusedSide {
 		second = first
 	}
 	indexers := kc.Indexers{"tags": first, "tags-2": second}
-	var s reusedSide
 	if kind == "Indexer" {
-		ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, indexers)
-		s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
-		s.apply = func(op reusedOp, added int) {
-			switch op.kind {
-			case "Add":
-				ix.Add(reusedPod(op.name, op.tags))
-			case "Update":
-				ix.Update(reusedPod(op.name, op.tags))
-			case "Delete":
-				ix.Delete(reusedPod(op.name, op.tags))
-			case "Replace":
-				var list []any
-				for _, p := range op.batch {
-					list = append(list, reusedPod(p[0], p[1]))
-				}
-				ix.Replace(list, "1")
-			case "Transaction":
-				var txns []kc.Transaction
-				for i, p := range op.batch {
-					typ := []kc.TransactionType{kc.TransactionTypeUpdate, kc.TransactionTypeAdd, kc.TransactionTypeDelete}[i%3]
-					txns = append(txns, kc.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
-				}
-				ix.(kc.TransactionStore).Transaction(txns...)
-			case "AddIndexers":
-				ix.AddIndexers(kc.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
-			}
-		}
-		return s
+		return reusedIndexerKC(indexers, reuse)
 	}
+	return reusedThreadSafeKC(indexers, reuse)
+}
+
+// reusedIndexerKC is the Indexer side of newReusedSideKC.
+func reusedIndexerKC(indexers kc.Indexers, reuse string) reusedSide {
+	var s reusedSide
+	ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, indexers)
+	s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
+	s.apply = func(op reusedOp, added int) {
+		switch op.kind {
+		case "Add":
+			ix.Add(reusedPod(op.name, op.tags))
+		case "Update":
+			ix.Update(reusedPod(op.name, op.tags))
+		case "Delete":
+			ix.Delete(reusedPod(op.name, op.tags))
+		case "Replace":
+			var list []any
+			for _, p := range op.batch {
+				list = append(list, reusedPod(p[0], p[1]))
+			}
+			ix.Replace(list, "1")
+		case "Transaction":
+			var txns []kc.Transaction
+			for i, p := range op.batch {
+				typ := []kc.TransactionType{kc.TransactionTypeUpdate, kc.TransactionTypeAdd, kc.TransactionTypeDelete}[i%3]
+				txns = append(txns, kc.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
+			}
+			ix.(kc.TransactionStore).Transaction(txns...)
+		case "AddIndexers":
+			ix.AddIndexers(kc.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
+		}
+	}
+	return s
+}
+
+// reusedThreadSafeKC is the ThreadSafeStore side of newReusedSideKC.
+func reusedThreadSafeKC(indexers kc.Indexers, reuse string) reusedSide {
+	var s reusedSide
 	ts := kc.NewThreadSafeStore(indexers, kc.Indices{})
 	s.values, s.indexKeys = ts.ListIndexFuncValues, ts.IndexKeys
 	s.apply = func(op reusedOp, added int) {
