@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -86,5 +88,49 @@ func TestAnIndexFuncDeletedOrReplacedInTheIndexersMapDirectlyKeepsItsIndexUntilT
 	}
 	if got, want := registryKeys(t, s, "letter", "y"), []string{"ns/bold"}; !slices.Equal(got, want) {
 		t.Fatalf("after Replace, IndexKeys(letter, y) = %v, want %v", got, want)
+	}
+}
+
+// registryFailsOnBad indexes a pod by the first letter of its name, and
+// fails on the pod named "bad".
+func registryFailsOnBad(obj interface{}) ([]string, error) {
+	if obj.(*v1.Pod).Name == "bad" {
+		return nil, errors.New("cannot index bad")
+	}
+	return registryFirstLetter(obj)
+}
+
+// registryKeysOrPanic returns IndexKeys, or the panic it raised.
+func registryKeysOrPanic(s Indexer, name, value string) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	keys, err := s.IndexKeys(name, value)
+	return fmt.Sprintf("%v err=%v", keys, err)
+}
+
+// An IndexFunc added to the map directly is built by the first read; when
+// it fails on a stored object that read panics, as AddIndexers would, and
+// the index is not left registered with only the objects met before the
+// failing one: every later read builds it again (and panics again while the
+// object is stored), so no read ever answers from part of the objects.
+func TestAnIndexFuncAddedDirectlyThatFailsOnAStoredObjectIsNeverReadFromPartOfTheObjects(t *testing.T) {
+	indexers := Indexers{"app": registryApp}
+	s := NewIndexer(MetaNamespaceKeyFunc, indexers)
+	for _, name := range []string{"alpha", "bad", "bob", "bold"} {
+		s.Add(registryPod(name, "x"))
+	}
+	indexers["letter"] = registryFailsOnBad
+	const failure = `panic: unable to calculate an index entry for key "ns/bad" on index "letter": cannot index bad`
+	for i := 0; i < 2; i++ {
+		if got := registryKeysOrPanic(s, "letter", "b"); got != failure {
+			t.Fatalf("read %d with bad stored: %s, want %s", i+1, got, failure)
+		}
+	}
+	s.Delete(registryPod("bad", "x"))
+	if got, want := registryKeysOrPanic(s, "letter", "b"), "[ns/bob ns/bold] err=<nil>"; got != want {
+		t.Fatalf("once bad is gone, IndexKeys(letter, b) = %s, want %s", got, want)
 	}
 }
