@@ -17,7 +17,8 @@ import (
 // would cost a map walk per write): an entry added under a new name is
 // built, from every stored object, by the first read of that index
 // (ByIndex, IndexKeys, Index, ListIndexFuncValues) or at the next Replace,
-// whichever comes first; an entry deleted or replaced directly keeps its
+// whichever comes first (an IndexFunc error panics out of that read and
+// leaves the entry unbuilt, so no read answers from part of the objects); an entry deleted or replaced directly keeps its
 // index, as registered, until the next Replace. client-go instead reads the
 // map on every write, so its index of a name added directly holds only the
 // objects written since; see README, Deliberate differences.
@@ -60,16 +61,33 @@ func (ix *storeIndices) unbuilt(name string) bool {
 
 // buildAdded registers, and fills from the stored records, the index of
 // the function the caller's map has under name, when it is still unbuilt.
-// An IndexFunc error panics, as in AddIndexers.
+// An IndexFunc error panics, as in AddIndexers, but leaves name unbuilt:
+// the next read builds it again.
 func (ix *storeIndices) buildAdded(name string) {
 	if !ix.unbuilt(name) {
 		return
 	}
+	fn := ix.indexers[name]
+	// NB: every stored object goes through fn before the index is
+	// registered, so that a failure leaves no index built from only the
+	// objects met before the failing one, which later reads would answer
+	// from.
+	check := &valueIndex{name: name, indexFunc: fn, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
+	ix.recs.forEachStored(check.checkValues)
 	ix.beginWrite()
-	vi := ix.registerPending(name, ix.indexers[name])
+	vi := ix.registerPending(name, fn)
 	ix.recs.forEachStored(vi.add)
 	// NB: not deferred: a panic must leave the write unfinished.
 	ix.endWrite()
+}
+
+// checkValues computes the values vi.add would record for obj, the object
+// of record id, and drops them: it panics where add would, and writes
+// nothing.
+func (vi *valueIndex) checkValues(id int32, obj interface{}) {
+	if _, ok := vi.namespaceOf(obj); !ok {
+		vi.valuesOf(id, obj)
+	}
 }
 
 // adoptIndexers makes the registered indices exactly the entries of the
