@@ -2,6 +2,7 @@ package compat137
 
 import (
 	"fmt"
+	"sync/atomic"
 	"testing"
 
 	kc "github.com/kcache-go/cache"
@@ -56,4 +57,43 @@ func TestShutDownEventHandlerOnAClientGoViewBeforeRunReturnsAtOnceAsOnClientGo(t
 
 func TestATypedHandlerThroughAClientGoViewSeesWhatClientGosSees(t *testing.T) {
 	compareTraces(t, playTypedInformer(t, newInformerSideCG), playTypedInformer(t, newInformerSideView))
+}
+
+// newStopRaceSideView is the stop race's side of a kcache informer behind
+// clientgo's view, shut down by client-go's ShutDownEventHandler.
+func newStopRaceSideView(inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide {
+	enter := stopRaceCallback(inside, entered, release)
+	src := kctesting.NewFakeControllerSource()
+	src.Add(pod("ns", "a", ""))
+	src.Add(pod("ns", "b", ""))
+	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](clientgo.InformerView(kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{})))
+	h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{AddFunc: func(*v1.Pod) { enter() }})
+	return &stopRaceSide{run: inf.RunWithContext, isStopped: inf.IsStopped,
+		shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+}
+
+func TestShutDownEventHandlerOnAClientGoViewRacingTheInformersStopNeverReturnsWhileTheHandlerRuns(t *testing.T) {
+	const iterations = 300
+	if n := raceShutDownWithStop(newStopRaceSideView, iterations); n != 0 {
+		t.Errorf("clientgo view: %d of %d shutdowns returned while the handler ran", n, iterations)
+	}
+}
+
+// newOrderRaceSideView is the ordering race's side of a kcache informer
+// behind clientgo's view, shut down by client-go's ShutDownEventHandler.
+func newOrderRaceSideView(onCallback func()) *orderRaceSide {
+	src := kctesting.NewFakeControllerSource()
+	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](clientgo.InformerView(kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{})))
+	h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{
+		AddFunc: func(*v1.Pod) { onCallback() }, UpdateFunc: func(_, _ *v1.Pod) { onCallback() },
+	})
+	return &orderRaceSide{add: func(n string) { src.Add(pod("ns", n, "")) }, run: inf.RunWithContext, synced: inf.HasSynced,
+		shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+}
+
+func TestTwoConcurrentShutDownsThroughAClientGoViewLeaveNoCallbackAfterEitherReturns(t *testing.T) {
+	late, errs := raceShutDownOrdering(newOrderRaceSideView, 200)
+	if late != 0 || len(errs) != 0 {
+		t.Errorf("clientgo view: %d callbacks began after ShutDownEventHandler returned; errors %v", late, errs)
+	}
 }
