@@ -164,17 +164,20 @@ func TestACRDDeletedDuringAWatchGapIsUnwrappedByAKubeStateMetricsHandlerAsOnClie
 		wantSynced   = "known [example.com/v1, Kind=Gadget (gadgets) example.com/v1, Kind=Widget (widgets) example.com/v2, Kind=Widget (widgets)]; adds 2, deletes 0, tombstones unwrapped 0, unreadable []"
 		wantRelisted = "known [example.com/v1, Kind=Widget (widgets) example.com/v2, Kind=Widget (widgets)]; adds 2, deletes 1, tombstones unwrapped 1, unreadable []"
 	)
-	var traces []string
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			synced, relisted := discoverCRDs(t, tc.newInformer)
-			if synced != wantSynced || relisted != wantRelisted {
-				t.Errorf("after sync:\n  %s\nafter relist:\n  %s\nwant:\n  %s\n  %s", synced, relisted, wantSynced, wantRelisted)
-			}
-			traces = append(traces, synced+"\n"+relisted)
-		})
-	}
-	if len(traces) == 2 && traces[0] != traces[1] {
+	traces := make([]string, len(cases))
+	t.Run("each", func(t *testing.T) {
+		for i, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel() // NB: each waits out its reflector's backoff before the relist
+				synced, relisted := discoverCRDs(t, tc.newInformer)
+				if synced != wantSynced || relisted != wantRelisted {
+					t.Errorf("after sync:\n  %s\nafter relist:\n  %s\nwant:\n  %s\n  %s", synced, relisted, wantSynced, wantRelisted)
+				}
+				traces[i] = synced + "\n" + relisted
+			})
+		}
+	})
+	if traces[0] != traces[1] {
 		t.Errorf("client-go:\n%s\nkcache:\n%s", traces[0], traces[1])
 	}
 }

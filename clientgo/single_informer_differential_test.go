@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -52,6 +53,14 @@ var (
 	byAppAnd = clientgocache.Indexers{"app": byApp["app"], clientgocache.NamespaceIndex: clientgocache.MetaNamespaceIndexFunc}
 )
 
+// relabel is a transform that prefixes a pod's app label with "t-".
+func relabel(obj interface{}) (interface{}, error) {
+	if p, ok := obj.(*corev1.Pod); ok {
+		p.Labels = map[string]string{"app": "t-" + p.Labels["app"]}
+	}
+	return obj, nil
+}
+
 // labelOf is the value of obj's label key ("" when obj has no metadata).
 func labelOf(obj interface{}, key string) string {
 	m, err := meta.Accessor(obj)
@@ -83,6 +92,12 @@ func typedSingleInformerCases() []singleInformerCase {
 		typed("coreinformers.NewNamespaceInformer of a cluster-scoped resource", func(f *gapFixture) clientgocache.SharedIndexInformer {
 			return coreinformers.NewNamespaceInformer(f.typed, time.Hour, clientgocache.Indexers{})
 		}, namespacesResource, [2]string{"", "b"}),
+		typed("coreinformers.NewPodInformer with AddIndexers and SetTransform called before", func(f *gapFixture) clientgocache.SharedIndexInformer {
+			inf := coreinformers.NewPodInformer(f.typed, "a", 0, clientgocache.Indexers{}) // NB: client-go's AddIndexers panics on nil
+			_ = inf.AddIndexers(byApp)
+			_ = inf.SetTransform(relabel)
+			return inf
+		}, podsResource, [2]string{"a", "db-1"}),
 		typed("appsinformers.NewFilteredDeploymentInformer of another group", func(f *gapFixture) clientgocache.SharedIndexInformer {
 			return appsinformers.NewFilteredDeploymentInformer(f.typed, metav1.NamespaceAll, 0, byApp, webOnly)
 		}, deploymentsResource, [2]string{"b", "web-1"}),
@@ -191,6 +206,7 @@ func readSingle(s singleInformer) []string {
 func TestSingleInformerConstructorsListWatchIndexAndDeliverAMissedDeleteAsClientGos(t *testing.T) {
 	for _, tc := range append(typedSingleInformerCases(), resourceSingleInformerCases()...) {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // NB: each side waits out its reflector's backoff before the relist
 			want := playWatchGap(t, tc, tc.clientGo, false)
 			got := playWatchGap(t, tc, tc.kcache, true)
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -198,6 +214,9 @@ func TestSingleInformerConstructorsListWatchIndexAndDeliverAMissedDeleteAsClient
 			}
 			if !strings.Contains(strings.Join(got, "\n"), "delete client-go tombstone") {
 				t.Errorf("no client-go tombstone delivered:\n  %s", strings.Join(got, "\n  "))
+			}
+			if testing.Verbose() {
+				t.Logf("identical traces:\n  %s", strings.Join(got, "\n  "))
 			}
 		})
 	}

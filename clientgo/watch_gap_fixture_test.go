@@ -145,7 +145,9 @@ func (n *notifications) record(event string) {
 // deletes.
 func (n *notifications) handler() clientgocache.ResourceEventHandler {
 	return clientgocache.ResourceEventHandlerDetailedFuncs{
-		AddFunc: func(obj interface{}, initial bool) { n.record(fmt.Sprintf("add %s initial=%v", describeNotified(obj), initial)) },
+		AddFunc: func(obj interface{}, initial bool) {
+			n.record(fmt.Sprintf("add %s initial=%v", describeNotified(obj), initial))
+		},
 		DeleteFunc: func(obj interface{}) {
 			n.record("delete " + describeNotified(obj))
 			n.deleted <- struct{}{}
