@@ -23,9 +23,14 @@ func InformerView(inf kcache.SharedIndexInformer) clientgocache.SharedIndexInfor
 }
 
 // KcacheInformer returns the kcache informer behind a view made by this
-// package; ok is false for any other informer (a client-go one, say). It
-// is how a program, or a test, proves which library runs an informer.
+// package, also when client-go v0.37's typed wrapper wraps the view (as
+// OnKcache returns it there); ok is false for any other informer (a
+// client-go one, say). It is how a program, or a test, proves which
+// library runs an informer.
 func KcacheInformer(inf clientgocache.SharedInformer) (kcache.SharedIndexInformer, bool) {
+	if wrapped, _, isWrapper := clientGoTypedWrapper(inf); isWrapper {
+		return KcacheInformer(wrapped)
+	}
 	v, ok := inf.(*informerView)
 	if !ok {
 		return nil, false

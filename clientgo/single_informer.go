@@ -30,6 +30,11 @@ import (
 // carried over. The InformerName of a WithOptions constructor is not
 // either (kcache informers publish no client-go informer metrics).
 //
+// Under client-go v0.37, whose typed constructors return their informer
+// wrapped in cache.NewTypedSharedIndexInformer, the result is the same
+// wrapper around the kcache informer, so it is still a
+// cache.TypedSharedIndexInformer[T] (see clientGoTypedWrapper).
+//
 // A nil built gives nil; a view (built by this package) is returned as is,
 // and so is an informer of any other type, which has nothing to take over
 // (KcacheInformer tells which it is). It panics when built is client-go's
@@ -39,7 +44,17 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 	if built == nil {
 		return nil
 	}
-	if _, isView := KcacheInformer(built); isView || reflect.TypeOf(built) != clientGoInformerType() {
+	if _, isView := KcacheInformer(built); isView {
+		return built
+	}
+	if wrapped, rewrap, ok := clientGoTypedWrapper(built); ok {
+		inf := OnKcache(wrapped)
+		if inf == wrapped {
+			return built // nothing was taken over
+		}
+		return rewrap(inf)
+	}
+	if reflect.TypeOf(built) != clientGoInformerType() {
 		return built
 	}
 	var example runtime.Object

@@ -57,7 +57,12 @@ func playTypedSingleInformer(t *testing.T, build func(kubernetes.Interface) cg.S
 		t.Fatalf("informer %T: kcache = %v, want %v", inf, isKcache, onKcache)
 	}
 	typed, isTyped := inf.(cg.TypedSharedIndexInformer[*v1.Pod])
-	trace := []string{fmt.Sprintf("informer %T, typed %v", inf, isTyped)}
+	var indexers []string
+	for name := range inf.GetIndexer().GetIndexers() {
+		indexers = append(indexers, name)
+	}
+	slices.Sort(indexers)
+	trace := []string{fmt.Sprintf("informer %T, typed %v, indexers %v", inf, isTyped, indexers)}
 	if !isTyped {
 		return trace
 	}
