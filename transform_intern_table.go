@@ -2,7 +2,6 @@ package cache
 
 import (
 	"hash/maphash"
-	"runtime"
 	"strings"
 	"sync"
 	"unsafe"
@@ -10,9 +9,9 @@ import (
 )
 
 // internTable holds the canonical copy of every interned string through a
-// weak pointer to its bytes, so a copy lives exactly as long as some
-// object references it, and a cleanup attached to the bytes removes its
-// entry once they are collected.
+// weak pointer to its bytes (weakTable), so a copy lives exactly as long
+// as some object references it, and the table's storage for it is given
+// back once it was collected (weakSweeps).
 //
 // NB: Go's unique package is not enough here: it keeps a canonical string
 // alive only as long as a unique.Handle to it is, and cached objects hold
@@ -20,16 +19,12 @@ import (
 // new set of copies. TestInternedStringsStayCanonicalAcrossGarbageCollections
 // pins that.
 type internTable struct {
-	// mu guards entries.
+	// mu guards strs and registered.
 	mu sync.RWMutex
-	// entries are the canonical copies by hash of their content.
-	entries weakEntries
-}
-
-// internKey names an entry for the cleanup that removes it.
-type internKey struct {
-	hash uint64
-	data weak.Pointer[byte]
+	// strs are the canonical copies by the hash of their content.
+	strs weakTable
+	// registered says whether weakSweeps knows the table.
+	registered bool
 }
 
 // internedStrings is the table behind internString.
@@ -37,46 +32,51 @@ var internedStrings internTable
 
 // lookupLocked returns the canonical copy equal to s, if one is alive;
 // t.mu is held (read or write).
-func (t *internTable) lookupLocked(h uint64, s string) (string, bool) {
-	for _, e := range t.entries[h] {
-		if p := e.obj.Value(); p != nil && e.n == len(s) {
-			if c := unsafe.String(p, e.n); c == s {
-				return c, true
-			}
-		}
+func (t *internTable) lookupLocked(h, n uint32, s string) (string, bool) {
+	obj := t.strs.find(h, n, func(obj unsafe.Pointer) bool { return unsafe.String((*byte)(obj), len(s)) == s })
+	if obj == nil {
+		return "", false
 	}
-	return "", false
+	return unsafe.String((*byte)(obj), len(s)), true
 }
 
 // canonical returns the canonical copy of the non-empty string s, making a
-// copy of s the canonical one when there is none.
+// copy of s the canonical one when there is none. A string longer than
+// 4 GiB is returned as it is.
 func (t *internTable) canonical(s string) string {
-	h := maphash.String(shareSeed, s)
+	n, ok := weakLen(len(s))
+	if !ok {
+		return s
+	}
+	h := weakHash(maphash.String(shareSeed, s))
 	t.mu.RLock()
-	c, ok := t.lookupLocked(h, s)
+	c, ok := t.lookupLocked(h, n, s)
 	t.mu.RUnlock()
 	if ok {
 		return c
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if c, ok := t.lookupLocked(h, s); ok {
+	if c, ok := t.lookupLocked(h, n, s); ok {
 		return c
 	}
 	c = strings.Clone(s)
 	p := unsafe.StringData(c)
-	wp := weak.Make(p)
-	if t.entries == nil {
-		t.entries = make(weakEntries)
-	}
-	t.entries[h] = append(t.entries[h], weakEntry{obj: wp, n: len(c)})
-	runtime.AddCleanup(p, t.forget, internKey{hash: h, data: wp})
+	t.strs.insert(h, n, weak.Make(p), unsafe.Pointer(p))
+	noteWeakInsert(t, &t.registered)
 	return c
 }
 
-// forget removes the entry of a collected canonical copy.
-func (t *internTable) forget(k internKey) {
+// sweep drops the entries of collected copies (see weakSweeps).
+func (t *internTable) sweep() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.entries.forget(k.hash, k.data)
+	return t.strs.sweep()
+}
+
+// size is the number of canonical copies alive (for tests).
+func (t *internTable) size() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.strs.size()
 }

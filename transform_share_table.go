@@ -2,7 +2,6 @@ package cache
 
 import (
 	"reflect"
-	"runtime"
 	"sync"
 	"unsafe"
 	"weak"
@@ -10,45 +9,30 @@ import (
 
 // canonTable holds the canonical copies of one Go type's values, each
 // through a weak pointer to its backing object (a pointer's target, a
-// slice's first element, a map's runtime header), so that a value no
-// object references any more is collected; a cleanup attached to the
-// object then removes its entry. Safe for concurrent use.
+// slice's first element, a map's runtime header) in a weakTable that
+// tracks addresses, so that a value no object references any more is
+// collected and the table's storage for it given back (weakSweeps). Safe
+// for concurrent use.
 type canonTable struct {
-	// mu guards entries and ids.
+	// mu guards values and registered.
 	mu sync.RWMutex
-	// entries are the canonical values by contentHash; several per hash
-	// only when unequal values collide.
-	entries weakEntries
-	// ids maps the address (and length) of each canonical object to its
-	// weak pointer, for the fast path of a part that is canonical already.
-	// NB: an address holds nothing alive, and a collected canonical
-	// object's address may be reused before its cleanup ran; the weak
-	// pointer tells them apart (it gives nil once its object is
-	// unreachable), so a new object at a reused address is never taken for
-	// a canonical one.
-	ids map[canonID]weak.Pointer[byte]
-}
-
-// canonID is a canonical object's address and length.
-type canonID struct {
-	addr uintptr
-	n    int
-}
-
-// canonKey names an entry for the cleanup that removes it.
-type canonKey struct {
-	hash uint64
-	obj  weak.Pointer[byte]
-	id   canonID
+	// values are the canonical values by contentHash, and by address for
+	// the fast path of a part that is canonical already.
+	values weakTable
+	// registered says whether weakSweeps knows the table.
+	registered bool
 }
 
 // isCanonical reports whether the value whose object is id, of length n,
 // is a canonical value of t already.
 func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
+	n32, ok := weakLen(n)
+	if !ok {
+		return false
+	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	wp, ok := t.ids[canonID{addr: uintptr(id), n: n}]
-	return ok && unsafe.Pointer(wp.Value()) == id
+	return t.values.holds(id, n32)
 }
 
 // canonical returns the object of the canonical value equal to the value
@@ -59,52 +43,38 @@ func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
 // value into an object of its own, so that every canonical object is a
 // heap allocation of this table (never static data, which weak pointers do
 // not accept); it is called with the table locked. The table never
-// writes to a value.
+// writes to a value. A value longer than a slot can say (weakLen) is
+// returned as it is.
 func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(unsafe.Pointer) bool, clone func() unsafe.Pointer) unsafe.Pointer {
+	n32, ok := weakLen(n)
+	if !ok {
+		return id
+	}
+	h32 := weakHash(h)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	list := t.entries[h]
-	for _, e := range list {
-		if e.n == n && unsafe.Pointer(e.obj.Value()) == id {
-			return id
-		}
-	}
-	for _, e := range list {
-		if p := unsafe.Pointer(e.obj.Value()); p != nil && e.n == n && equal(p) {
-			return p
-		}
+	if obj := t.values.find(h32, n32, func(obj unsafe.Pointer) bool { return obj == id || equal(obj) }); obj != nil {
+		return obj
 	}
 	c := clone()
-	wp := weak.Make((*byte)(c))
-	if t.entries == nil {
-		t.entries, t.ids = make(weakEntries), make(map[canonID]weak.Pointer[byte])
-	}
-	t.entries[h] = append(list, weakEntry{obj: wp, n: n})
-	cid := canonID{addr: uintptr(c), n: n}
-	t.ids[cid] = wp
-	runtime.AddCleanup((*byte)(c), t.forget, canonKey{hash: h, obj: wp, id: cid})
+	t.values.trackAddrs = true
+	t.values.insert(h32, n32, weak.Make((*byte)(c)), c)
+	noteWeakInsert(t, &t.registered)
 	return c
 }
 
-// forget removes the entry of a collected canonical object.
-func (t *canonTable) forget(k canonKey) {
+// sweep drops the entries of collected values (see weakSweeps).
+func (t *canonTable) sweep() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.entries.forget(k.hash, k.obj)
-	if t.ids[k.id] == k.obj {
-		delete(t.ids, k.id)
-	}
+	return t.values.sweep()
 }
 
-// size is the number of canonical values held (for tests).
+// size is the number of canonical values alive (for tests).
 func (t *canonTable) size() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	n := 0
-	for _, list := range t.entries {
-		n += len(list)
-	}
-	return n
+	return t.values.size()
 }
 
 // sharedPointers canonicalises non-nil pointers to T by the value they
