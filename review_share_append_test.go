@@ -9,9 +9,9 @@ import (
 	kcache "github.com/kcache-go/cache"
 )
 
-// nestedSlices are slices nested inside parts ShareIdenticalPodParts
-// shares as a whole (a probe, a lifecycle, a security context, affinity,
-// DNS config): they are shared with the part, with their decoded capacity.
+// nestedSlices are slices ShareIdenticalPodParts shares, as a whole (a
+// container's args) or inside a part it shares (a probe, a lifecycle, DNS
+// config); each pod decoded them with spare capacity.
 func nestedSlices() []struct {
 	name string
 	of   func(*corev1.Pod) *[]string
@@ -27,6 +27,7 @@ func nestedSlices() []struct {
 			return &p.Spec.Containers[0].LivenessProbe.Exec.Command
 		}},
 		{"dnsConfig searches", func(p *corev1.Pod) *[]string { return &p.Spec.DNSConfig.Searches }},
+		{"container args", func(p *corev1.Pod) *[]string { return &p.Spec.Containers[0].Args }},
 	}
 }
 
@@ -47,6 +48,7 @@ func podWithNestedSlices(name string) *corev1.Pod {
 		Command: decodedStrings("cat", "/tmp/healthy", "-v")}}, PeriodSeconds: 10}
 	c.Lifecycle.PreStop.Exec.Command = decodedStrings("sleep", "5", "-x")
 	pod.Spec.DNSConfig.Searches = decodedStrings("a.svc", "b.svc", "c.svc")
+	c.Args = decodedStrings("--port=8080", "--v=2", "--log=json")
 	if s := pod.Spec.DNSConfig.Searches; cap(s) == len(s) {
 		panic("decoding left no spare capacity; the scenario needs it")
 	}

@@ -1,6 +1,7 @@
 package cache_test
 
 import (
+	"reflect"
 	"sync"
 	"testing"
 
@@ -38,20 +39,32 @@ func TestProtobufMarshalOfACachedPodDoesNotRaceWithTheTransformOfAnotherPod(t *t
 	wg.Wait()
 }
 
+// podWithNonCanonicalLimits is a decoded pod whose container limits are
+// written in a non-canonical form ("1024Mi", canonically "1Gi"), which
+// decoding leaves without resource.Quantity's cached string.
+func podWithNonCanonicalLimits(name string) *corev1.Pod {
+	pod := decodedPod(name)
+	pod.Spec.Containers[0].Resources.Limits = nil
+	mustUnmarshal([]byte(`{"memory": "1024Mi", "cpu": "1000m"}`), &pod.Spec.Containers[0].Resources.Limits)
+	return pod
+}
+
 func TestACanonicalPartStaysCanonicalAfterACachedPodSharingItIsMarshalled(t *testing.T) {
-	cached := podWithNonCanonicalSizeLimit("marshalled")
+	cached := podWithNonCanonicalLimits("marshalled")
 	if _, err := kcache.ShareIdenticalPodParts(cached); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cached.Marshal(); err != nil { // fills the size limit's cached string
+	if _, err := cached.Marshal(); err != nil { // computes the limits' strings (on copies)
 		t.Fatal(err)
 	}
-	next := podWithNonCanonicalSizeLimit("after-marshal")
+	next := podWithNonCanonicalLimits("after-marshal")
 	if _, err := kcache.ShareIdenticalPodParts(next); err != nil {
 		t.Fatal(err)
 	}
-	if a, b := cached.Spec.Volumes[2].EmptyDir, next.Spec.Volumes[2].EmptyDir; a != b {
-		t.Fatalf("the next pod of the template got its own emptyDir %p (size limit %#v), not the cached pod's %p (%#v)",
-			b, *b.SizeLimit, a, *a.SizeLimit)
+	if a, b := cached.Spec.Containers[0].Resources.Limits, next.Spec.Containers[0].Resources.Limits; mapID(a) != mapID(b) {
+		t.Fatalf("the next pod of the template got its own limits %v, not the cached pod's %v", b, a)
+	}
+	if want := podWithNonCanonicalLimits("marshalled"); !reflect.DeepEqual(cached.Spec.Containers[0].Resources, want.Spec.Containers[0].Resources) {
+		t.Fatal("marshalling the cached pod changed its shared limits")
 	}
 }

@@ -138,6 +138,20 @@ func sharePodParts(obj interface{}) {
 // so every slice in it, at any depth, has its length as capacity: an
 // append to a slice read from one pod never writes into another pod's.
 //
+// A part that holds a resource.Quantity outside a map is never shared, and
+// neither is one holding a Quantity in its inf.Dec form (a value that does
+// not fit an int64): an emptyDir with a sizeLimit, an env with a
+// resourceFieldRef (its divisor), downwardAPI and projected sources with
+// resourceFieldRef items. Reading such a Quantity writes to it
+// (AsDec, ToDec and Cmp convert it to its inf.Dec form, String and
+// protobuf Marshal fill in its cached string), which on a shared part
+// would be a data race between readers of different pods and would change
+// what reflect.DeepEqual says of every pod sharing it; copies of a
+// Quantity in its inf.Dec form share that inf.Dec. Quantities in maps
+// (limits, requests, overhead, allocatedResources) are shared: every
+// reader of a map value works on its own copy. The strings of a part kept
+// the pod's own this way are interned instead.
+//
 // The strings of the parts that stay the pod's own are interned (Go's
 // weak table InternStrings uses): of every container its name,
 // image, terminationMessagePath, terminationMessagePolicy, imagePullPolicy
@@ -162,26 +176,21 @@ func sharePodParts(obj interface{}) {
 // contract: DeepCopy before mutating). Writing in place to a shared part of
 // one cached pod would show in every pod sharing it.
 //
-// The content of the pod never changes, with one exception that no API
-// reading shows: every resource.Quantity of a shared part has its cached
-// string filled in (what Quantity.String does on first use), so that no
-// reader's String or protobuf Marshal of one cached pod ever writes into a
-// part other pods share (a data race with a transform reading it). Its
-// value, its JSON and protobuf forms and apimachinery's semantic equality
-// are unchanged; reflect.DeepEqual against a copy taken before the
-// transform sees that cached string. So ShareIdenticalPodParts is
-// idempotent and commutes with every other transform; it edits in place
-// and writes a field only when it does not hold the canonical value
-// already, so a second application writes nothing. The canonical values
-// are held weakly: one that no pod references any more is collected. The
-// canonical tables are safe for concurrent use (informers transform in
-// parallel); the pod being transformed must not be read or written by
-// anyone else meanwhile, as for every transform, and pods transformed
-// concurrently must not share containers, volumes or statuses (decoded
-// pods never do), since interning writes those in place.
+// The content of the pod never changes: the transformed pod is
+// reflect.DeepEqual to the pod it was, and so is every pod that shared a
+// part before it. So ShareIdenticalPodParts is idempotent and commutes
+// with every other transform; it edits in place and writes a field only
+// when it does not hold the canonical value already, so a second
+// application writes nothing. The canonical values are held weakly: one
+// that no pod references any more is collected. The canonical tables are
+// safe for concurrent use (informers transform in parallel); the pod being
+// transformed must not be read or written by anyone else meanwhile, as for
+// every transform, and pods transformed concurrently must not share
+// containers, volumes or statuses (decoded pods never do), since
+// interning writes those in place.
 //
 // Cost: a content hash (by reflection, which unlike protobuf Marshal writes
-// nothing: Marshal fills in resource.Quantity's cached string) and a table
+// nothing) and a table
 // lookup under the table's mutex per shared part, a reflect.DeepEqual
 // against the canonical value when the part is not that value already,
 // one copy of a part seen for the first time, and one interning-table lookup per

@@ -18,73 +18,97 @@ var shareSeed = maphash.MakeSeed()
 // every match with reflect.DeepEqual. It reads v and writes nothing, not
 // even the caches some types keep (resource.Quantity's string, which its
 // protobuf Marshal fills in: a write to a cached object, hence not used).
-func contentHash(v reflect.Value) uint64 {
-	var h maphash.Hash
-	h.SetSeed(shareSeed)
-	hashValue(&h, v)
-	return h.Sum64()
+// shareable is false when v holds a resource.Quantity that a reader could
+// write (see transform_share_quantity.go): one not inside a map (or behind
+// a pointer a map holds), or one in its inf.Dec form.
+func contentHash(v reflect.Value) (hash uint64, shareable bool) {
+	var h contentHasher
+	h.h.SetSeed(shareSeed)
+	h.value(v)
+	return h.h.Sum64(), !h.writable
 }
 
-// hashValue writes the content of v to h, field by field and element by
-// element; map entries are combined in an order-independent way.
-func hashValue(h *maphash.Hash, v reflect.Value) {
+// contentHasher is the state of one contentHash.
+type contentHasher struct {
+	h maphash.Hash
+	// inMap is true while the value being hashed is a copy for every
+	// reader: inside a map, and not behind a pointer.
+	inMap bool
+	// writable is set once a Quantity a reader could write was found.
+	writable bool
+}
+
+// value writes the content of v, field by field and element by element;
+// map entries are combined in an order-independent way.
+func (h *contentHasher) value(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		s := v.String()
-		hashUint(h, uint64(len(s)))
-		h.WriteString(s)
+		h.uint(uint64(len(s)))
+		h.h.WriteString(s)
 	case reflect.Bool:
-		hashBool(h, v.Bool())
+		h.bool(v.Bool())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		hashUint(h, uint64(v.Int()))
+		h.uint(uint64(v.Int()))
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		hashUint(h, v.Uint())
+		h.uint(v.Uint())
 	case reflect.Float32, reflect.Float64:
-		hashUint(h, math.Float64bits(v.Float()))
+		h.uint(math.Float64bits(v.Float()))
 	case reflect.Pointer, reflect.Interface:
-		hashBool(h, !v.IsNil())
+		h.bool(!v.IsNil())
 		if !v.IsNil() {
-			hashValue(h, v.Elem())
+			inMap := h.inMap
+			h.inMap = false
+			h.value(v.Elem())
+			h.inMap = inMap
 		}
 	case reflect.Struct:
+		if v.Type() == quantityType && (!h.inMap || quantityInDecForm(v)) {
+			h.writable = true
+		}
 		for i := 0; i < v.NumField(); i++ {
-			hashValue(h, v.Field(i))
+			h.value(v.Field(i))
 		}
 	case reflect.Slice:
-		hashBool(h, !v.IsNil())
-		hashElements(h, v)
+		h.bool(!v.IsNil())
+		h.elements(v)
 	case reflect.Array:
-		hashElements(h, v)
+		h.elements(v)
 	case reflect.Map:
-		hashBool(h, !v.IsNil())
-		hashMap(h, v)
+		h.bool(!v.IsNil())
+		h.mapEntries(v)
 	default: // chan, func, complex: not in API types; DeepEqual decides
-		hashUint(h, uint64(v.Kind()))
+		h.uint(uint64(v.Kind()))
 	}
 }
 
-// hashElements writes the length and every element of a slice or array.
-func hashElements(h *maphash.Hash, v reflect.Value) {
-	hashUint(h, uint64(v.Len()))
+// elements writes the length and every element of a slice or array.
+func (h *contentHasher) elements(v reflect.Value) {
+	h.uint(uint64(v.Len()))
 	for i := 0; i < v.Len(); i++ {
-		hashValue(h, v.Index(i))
+		h.value(v.Index(i))
 	}
 }
 
-// hashMap writes the length of map v and the sum of its entries' hashes,
-// which does not depend on the iteration order.
-func hashMap(h *maphash.Hash, v reflect.Value) {
-	hashUint(h, uint64(v.Len()))
+// mapEntries writes the length of map v and the sum of its entries'
+// hashes, which does not depend on the iteration order.
+func (h *contentHasher) mapEntries(v reflect.Value) {
+	h.uint(uint64(v.Len()))
 	var sum uint64
 	for it := v.MapRange(); it.Next(); {
-		var e maphash.Hash
-		e.SetSeed(shareSeed)
-		hashValue(&e, it.Key())
-		hashValue(&e, it.Value())
-		sum += e.Sum64()
+		e := contentHasher{inMap: true}
+		e.h.SetSeed(shareSeed)
+		e.value(it.Key())
+		e.value(it.Value())
+		sum += e.h.Sum64()
+		h.writable = h.writable || e.writable
 	}
-	hashUint(h, sum)
+	h.uint(sum)
 }
+
+func (h *contentHasher) uint(u uint64) { hashUint(&h.h, u) }
+
+func (h *contentHasher) bool(b bool) { hashBool(&h.h, b) }
 
 func hashUint(h *maphash.Hash, u uint64) {
 	var b [8]byte

@@ -3,80 +3,89 @@ package cache
 import (
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// quantityType is the type settleQuantities looks for.
+// Shared parts and resource.Quantity. Reading a Quantity is not always
+// read-only: AsDec and ToDec convert the Quantity they are called on to
+// its inf.Dec form (so does Cmp, through AsDec, when either side is in that
+// form), String and protobuf Marshal fill in its cached string. Called on
+// a Quantity of a part other pods share, these are writes into every one
+// of those pods (a data race between two readers, and reflect.DeepEqual
+// then sees them differ from what was decoded).
+//
+// A Quantity inside a map (resources.limits and requests, overhead,
+// allocatedResources) cannot be written that way: a map's values are not
+// addressable, so every reader works on its own copy, and a copy of a
+// Quantity in its int64 form shares nothing with the original. Such
+// Quantities are shared. Every other Quantity of a part (an emptyDir's
+// sizeLimit, the divisor of a resourceFieldRef in env, downwardAPI or
+// projected items), and any Quantity in its inf.Dec form (whose copies
+// share the inf.Dec), keeps its part the pod's own.
+// TestReadingQuantitiesOfTwoSharedPodsFromTwoGoroutinesIsNoDataRace pins
+// both.
+
+// quantityType is the type pinsQuantity and the content hash look for.
 var quantityType = reflect.TypeFor[resource.Quantity]()
 
-// settleQuantities fills in the cached string of every resource.Quantity
-// in v (resource.Quantity.String computes it once and keeps it), so that
-// the part v will share never has a Quantity whose String, or whose
-// protobuf Marshal, writes: a reader marshalling one cached pod would
-// otherwise write into a part other pods share while a transform reads it,
-// a data race, and the part would then no longer equal the next pod's
-// (whose string is not filled in yet). It writes only to v, which the
-// transform owns (a part that is not canonical yet), and only a Quantity
-// whose string is empty: the content, its JSON and its protobuf form stay
-// the same. A Quantity in a map is written back into the map.
-func settleQuantities(v reflect.Value) {
+// quantityDecIndex is the index path in a Quantity of its *inf.Dec, nil
+// unless the Quantity is in its inf.Dec form; nil if the type has no such
+// field (a later apimachinery), and every Quantity is then taken for one
+// in that form (never shared).
+var quantityDecIndex = func() []int {
+	d, ok := quantityType.FieldByName("d")
+	if !ok || d.Type.Kind() != reflect.Struct {
+		return nil
+	}
+	dec, ok := d.Type.FieldByName("Dec")
+	if !ok || dec.Type.Kind() != reflect.Pointer {
+		return nil
+	}
+	return append(d.Index, dec.Index...)
+}()
+
+// quantityInDecForm reports whether the Quantity q is (or may be) in its
+// inf.Dec form.
+func quantityInDecForm(q reflect.Value) bool {
+	return quantityDecIndex == nil || !q.FieldByIndex(quantityDecIndex).IsNil()
+}
+
+// pinsQuantity reports whether v holds a resource.Quantity outside any map
+// (one a reader can call AsDec on in place), which keeps the part v the
+// pod's own. It follows only the fields, elements and pointers whose type
+// can hold a Quantity, and no map.
+func pinsQuantity(v reflect.Value) bool {
 	if !mayHoldQuantity(v.Type()) {
-		return
+		return false
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
-		if !v.IsNil() {
-			settleQuantities(v.Elem())
-		}
+		return !v.IsNil() && pinsQuantity(v.Elem())
 	case reflect.Struct:
 		if v.Type() == quantityType {
-			settleQuantity(v)
-			return
+			return true
 		}
 		for i := 0; i < v.NumField(); i++ {
-			settleQuantities(v.Field(i))
+			if pinsQuantity(v.Field(i)) {
+				return true
+			}
 		}
 	case reflect.Slice, reflect.Array:
 		for i := 0; i < v.Len(); i++ {
-			settleQuantities(v.Index(i))
-		}
-	case reflect.Map:
-		settleMapQuantities(v)
-	}
-}
-
-// settleQuantity fills in the string of q, an addressable Quantity.
-func settleQuantity(q reflect.Value) {
-	if !q.CanAddr() {
-		return
-	}
-	p := (*resource.Quantity)(unsafe.Pointer(q.UnsafeAddr()))
-	_ = p.String()
-}
-
-// settleMapQuantities settles the values of map m, writing back every
-// value it changed.
-func settleMapQuantities(m reflect.Value) {
-	if m.IsNil() || !mayHoldQuantity(m.Type().Elem()) {
-		return
-	}
-	for it := m.MapRange(); it.Next(); {
-		value := reflect.New(m.Type().Elem()).Elem()
-		value.Set(it.Value())
-		settleQuantities(value)
-		if !reflect.DeepEqual(value.Interface(), it.Value().Interface()) {
-			m.SetMapIndex(it.Key(), value)
+			if pinsQuantity(v.Index(i)) {
+				return true
+			}
 		}
 	}
+	return false
 }
 
 // quantityHolders caches mayHoldQuantity by type.
 var quantityHolders sync.Map // reflect.Type -> bool
 
 // mayHoldQuantity reports whether a value of type t can contain a
-// resource.Quantity, so that settleQuantities skips the parts that cannot.
+// resource.Quantity.
 func mayHoldQuantity(t reflect.Type) bool {
 	if known, ok := quantityHolders.Load(t); ok {
 		return known.(bool)
@@ -105,4 +114,38 @@ func typeHoldsQuantity(t reflect.Type) bool {
 		return mayHoldQuantity(t.Key()) || mayHoldQuantity(t.Elem())
 	}
 	return false
+}
+
+// internPartStrings interns, in place, the strings of a part that stays
+// the pod's own because it pins a Quantity (pinsQuantity): every settable
+// string field at any depth through pointers, structs, slices and arrays,
+// except inside a Quantity; maps are left alone. It writes a string only
+// when it is not its canonical copy already.
+func internPartStrings(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if s := v.String(); v.CanSet() {
+			if c := internString(s); !sameStringData(c, s) {
+				v.SetString(c)
+			}
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			internPartStrings(v.Elem())
+		}
+	case reflect.Struct:
+		if v.Type() == quantityType {
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			internPartStrings(v.Field(i))
+		}
+	case reflect.Slice, reflect.Array:
+		switch v.Type().Elem().Kind() {
+		case reflect.String, reflect.Pointer, reflect.Struct, reflect.Slice, reflect.Array:
+			for i := 0; i < v.Len(); i++ {
+				internPartStrings(v.Index(i))
+			}
+		}
+	}
 }

@@ -88,8 +88,16 @@ func (s *sharedPointers[T]) share(p **T) {
 	if v == nil || s.table.isCanonical(unsafe.Pointer(v), 0) {
 		return
 	}
-	settleQuantities(reflect.ValueOf(v).Elem())
-	c := (*T)(s.table.canonical(contentHash(reflect.ValueOf(v).Elem()), unsafe.Pointer(v), 0,
+	rv := reflect.ValueOf(v).Elem()
+	if pinsQuantity(rv) {
+		internPartStrings(rv)
+		return
+	}
+	h, ok := contentHash(rv)
+	if !ok {
+		return
+	}
+	c := (*T)(s.table.canonical(h, unsafe.Pointer(v), 0,
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, (*T)(c)) },
 		func() unsafe.Pointer { return unsafe.Pointer(deepCopyPointer(v)) }))
 	if c != v {
@@ -113,8 +121,16 @@ func (s *sharedSlices[S, E]) share(p *S) {
 	if s.table.isCanonical(id, len(v)) {
 		return
 	}
-	settleQuantities(reflect.ValueOf(v))
-	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, len(v),
+	rv := reflect.ValueOf(v)
+	if pinsQuantity(rv) {
+		internPartStrings(rv)
+		return
+	}
+	h, ok := contentHash(rv)
+	if !ok {
+		return
+	}
+	c := s.table.canonical(h, id, len(v),
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, S(unsafe.Slice((*E)(c), len(v)))) },
 		func() unsafe.Pointer { return unsafe.Pointer(&deepCopySlice(v)[0]) })
 	if c != id {
@@ -138,8 +154,11 @@ func (s *sharedMaps[M, K, V]) share(p *M) {
 	if s.table.isCanonical(id, 0) {
 		return
 	}
-	settleQuantities(reflect.ValueOf(v))
-	c := s.table.canonical(contentHash(reflect.ValueOf(v)), id, 0,
+	h, ok := contentHash(reflect.ValueOf(v))
+	if !ok {
+		return
+	}
+	c := s.table.canonical(h, id, 0,
 		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, objectMap[M](c)) },
 		func() unsafe.Pointer { return mapObject(deepCopyMap(v)) })
 	if c != id {

@@ -41,7 +41,6 @@ func containerParts(where string, c func(*corev1.Pod) *corev1.Container) []share
 		{where + " args", func(p *corev1.Pod) uintptr { return sliceID(c(p).Args) }},
 		{where + " ports", func(p *corev1.Pod) uintptr { return sliceID(c(p).Ports) }},
 		{where + " envFrom", func(p *corev1.Pod) uintptr { return sliceID(c(p).EnvFrom) }},
-		{where + " env", func(p *corev1.Pod) uintptr { return sliceID(c(p).Env) }},
 		{where + " limits", func(p *corev1.Pod) uintptr { return mapID(c(p).Resources.Limits) }},
 		{where + " requests", func(p *corev1.Pod) uintptr { return mapID(c(p).Resources.Requests) }},
 		{where + " resizePolicy", func(p *corev1.Pod) uintptr { return sliceID(c(p).ResizePolicy) }},
@@ -63,7 +62,6 @@ func podSharedParts() []sharedPart {
 		sharedPart{"ephemeral container env", func(p *corev1.Pod) uintptr { return sliceID(p.Spec.EphemeralContainers[0].Env) }},
 		sharedPart{"secret volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[0].Secret) }},
 		sharedPart{"configMap volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[1].ConfigMap) }},
-		sharedPart{"emptyDir volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[2].EmptyDir) }},
 		sharedPart{"downwardAPI volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[3].DownwardAPI) }},
 		sharedPart{"hostPath volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[4].HostPath) }},
 		sharedPart{"persistentVolumeClaim volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[5].PersistentVolumeClaim) }},
@@ -101,14 +99,46 @@ func TestShareIdenticalPodPartsMakesTwoDecodedPodsOfOneTemplateShareEveryDocumen
 			t.Errorf("%s: pod a has %#x, pod b %#x; want one shared, non-nil part", part.name, id, part.of(b))
 		}
 	}
-	if !reflect.DeepEqual(a, settled(decodedPod("a"))) || !reflect.DeepEqual(b, settled(decodedPod("b"))) {
+	if !reflect.DeepEqual(a, decodedPod("a")) || !reflect.DeepEqual(b, decodedPod("b")) {
 		t.Fatal("sharing changed a pod's content")
 	}
 	if &a.Spec.Containers[0].VolumeMounts[0] == &b.Spec.Containers[0].VolumeMounts[0] {
 		t.Fatal("the volumeMounts, which differ per pod, are shared")
 	}
-	if env := a.Spec.Containers[0].Env; cap(env) != len(env) {
-		t.Fatalf("a shared env has capacity %d for length %d; an append would write to other pods' parts", cap(env), len(env))
+}
+
+// pinnedParts are the parts of the fixture pod that hold a
+// resource.Quantity outside a map (a resourceFieldRef's divisor in env, an
+// emptyDir's sizeLimit), which ShareIdenticalPodParts leaves each pod's
+// own.
+func pinnedParts() []sharedPart {
+	return []sharedPart{
+		{"container env", func(p *corev1.Pod) uintptr { return sliceID(p.Spec.Containers[0].Env) }},
+		{"init container env", func(p *corev1.Pod) uintptr { return sliceID(p.Spec.InitContainers[0].Env) }},
+		{"emptyDir volume", func(p *corev1.Pod) uintptr { return ptrID(p.Spec.Volumes[2].EmptyDir) }},
+	}
+}
+
+func TestShareIdenticalPodPartsLeavesPartsWithAQuantityOutsideAMapEachPodsOwnWithTheirStringsInterned(t *testing.T) {
+	a, b := sharedPod(t, "a"), sharedPod(t, "b")
+	for _, part := range pinnedParts() {
+		if id := part.of(a); id == 0 || id == part.of(b) {
+			t.Errorf("%s: pod a has %#x, pod b %#x; want each its own", part.name, id, part.of(b))
+		}
+	}
+	ea, eb := a.Spec.Containers[0].Env, b.Spec.Containers[0].Env
+	strs := []struct{ x, y string }{
+		{ea[0].Name, eb[0].Name}, {ea[0].Value, eb[0].Value},
+		{ea[1].ValueFrom.FieldRef.FieldPath, eb[1].ValueFrom.FieldRef.FieldPath},
+		{ea[2].ValueFrom.ResourceFieldRef.Resource, eb[2].ValueFrom.ResourceFieldRef.Resource},
+	}
+	for _, s := range strs {
+		if unsafe.StringData(s.x) != unsafe.StringData(s.y) {
+			t.Errorf("%q of pod a's env and of pod b's are not one interned copy", s.x)
+		}
+	}
+	if !reflect.DeepEqual(a, decodedPod("a")) {
+		t.Fatal("interning changed the pod's content")
 	}
 }
 
@@ -154,7 +184,7 @@ func TestShareIdenticalPodPartsNeverSharesUnequalParts(t *testing.T) {
 			if !tc.differ(a, b) {
 				t.Fatal("the unequal part is shared with the other pod's")
 			}
-			if !reflect.DeepEqual(b, settled(want)) {
+			if !reflect.DeepEqual(b, want) {
 				t.Fatalf("the pod changed:\n%#v\nwant\n%#v", b, want)
 			}
 		})
@@ -238,7 +268,7 @@ func TestShareIdenticalPodPartsLeavesEveryOtherObjectUnchanged(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := kind.build(); !reflect.DeepEqual(settledObject(got), settledObject(want)) {
+			if want := kind.build(); !reflect.DeepEqual(got, want) {
 				t.Fatalf("got %#v, want %#v", got, want)
 			}
 		})
@@ -258,7 +288,7 @@ func TestShareIdenticalPodPartsGivesThePodsOwnSlicesWithSpareCapacityExactlyThei
 	if v := p.Spec.Volumes; cap(v) != len(v) {
 		t.Errorf("volumes have capacity %d for length %d", cap(v), len(v))
 	}
-	if !reflect.DeepEqual(p, settled(want)) {
+	if !reflect.DeepEqual(p, want) {
 		t.Fatalf("compacting changed the pod:\n%#v\nwant\n%#v", p, want)
 	}
 	volumes := &p.Spec.Volumes[0]
@@ -292,24 +322,4 @@ func TestShareIdenticalPodPartsInternsTheStringsOfThePodsOwnParts(t *testing.T) 
 	if x, y := a.Status.ContainerStatuses[0].ContainerID, b.Status.ContainerStatuses[0].ContainerID; unsafe.StringData(x) == unsafe.StringData(y) {
 		t.Error("the per-pod container IDs share their bytes")
 	}
-}
-
-// settled is pod with the cached string of every resource.Quantity filled
-// in, as ShareIdenticalPodParts leaves the parts it shares (see its doc):
-// the form to compare a transformed pod with.
-func settled(pod *corev1.Pod) *corev1.Pod { return kcache.WithSettledQuantities(pod) }
-
-// settledObject is settled for the pods among the transform kinds (also
-// inside a tombstone); other objects are returned as they are.
-func settledObject(obj interface{}) interface{} {
-	switch o := obj.(type) {
-	case *corev1.Pod:
-		if o != nil {
-			return settled(o)
-		}
-	case kcache.DeletedFinalStateUnknown:
-		o.Obj = settledObject(o.Obj)
-		return o
-	}
-	return obj
 }
