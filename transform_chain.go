@@ -24,16 +24,18 @@ func ChainTransforms(transforms ...TransformFunc) TransformFunc {
 }
 
 // recommendedMemoryTransform is the chain behind RecommendedMemoryTransform.
-var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAppliedConfiguration, InternStrings, ShareIdenticalPodParts)
+var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAppliedConfiguration, InternStrings)
 
 // RecommendedMemoryTransform is StripManagedFields, then
-// StripLastAppliedConfiguration, then InternStrings, then
-// ShareIdenticalPodParts: the four memory transforms of this package, in
-// the order that interns the least (the stripped strings are never
-// interned). Use it as
+// StripLastAppliedConfiguration, then InternStrings: the memory transforms
+// of this package that are safe for every controller, in the order that
+// interns the least (the stripped strings are never interned). Use it as
 // informer.SetTransform(cache.RecommendedMemoryTransform) or as a queue's
 // Transformer. Like its parts it edits in place, is idempotent, handles
 // tombstones, nil and objects without metadata, and never returns an error.
+// It shares nothing mutable between cached objects: the only thing two
+// objects have in common afterwards is the bytes of equal strings, which
+// Go never writes.
 //
 // Which transform to pick when:
 //   - StripManagedFields: always, unless the controller reads managedFields
@@ -48,10 +50,14 @@ var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAp
 //     and Jobs; anything labelled by a Helm chart or an operator). It costs
 //     a hash lookup per string per event and saves the repeated copies; on
 //     a cache of few, unrelated objects it saves little.
-//   - ShareIdenticalPodParts: when many cached pods come from few templates
-//     (Deployments, DaemonSets, Jobs), unless the controller writes to
-//     cached pods in place (a bug anyway: a write to a shared part would
-//     show in every pod sharing it). Other objects pass unchanged.
+//
+// ShareIdenticalPodParts is not part of it: it makes pods of one template
+// share their spec parts, so one mistaken in-place write to a cached pod
+// (common in real controllers) changes every pod of that template, the old
+// objects handed to update handlers included. Chain it after this one,
+// ChainTransforms(RecommendedMemoryTransform, ShareIdenticalPodParts), only
+// for consumers that never write to cached pods and run their tests with
+// the mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true).
 //
 // For a transform of your own, put it before these in ChainTransforms when
 // it reads what they remove, and make it idempotent too: an informer may

@@ -52,3 +52,21 @@ func ExampleChainTransforms() {
 	fmt.Println(out.(*corev1.Pod).Labels["last-manager"], out.(*corev1.Pod).ManagedFields == nil, err)
 	// Output: helm true <nil>
 }
+
+// Pods of one template share the parts of their spec that are equal, once
+// ShareIdenticalPodParts is chained after the recommended transform. Only
+// for consumers that never write to cached pods: a write to a shared part
+// of one pod shows in every pod of its template. Run their tests with
+// KUBE_CACHE_MUTATION_DETECTOR=true.
+func ExampleShareIdenticalPodParts() {
+	transform := kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.ShareIdenticalPodParts)
+	pod := func(name string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: name},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Args: []string{"--port=8080"}}}}}
+		out, _ := transform(p)
+		return out.(*corev1.Pod)
+	}
+	a, b := pod("web-1"), pod("web-2")
+	fmt.Println(&a.Spec.Containers[0].Args[0] == &b.Spec.Containers[0].Args[0])
+	// Output: true
+}

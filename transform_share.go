@@ -122,6 +122,16 @@ func sharePodParts(obj interface{}) {
 // spec in common, yet a decoded pod always has its own copy of everything).
 // Other objects, Unstructured pods included, are returned unchanged.
 //
+// It is opt-in, not part of RecommendedMemoryTransform, and only for
+// consumers that never write to cached pods: a write in place to a shared
+// part of one cached pod (a mistake client-go's contract forbids, and one
+// real controllers make) changes every pod of its template, the old objects
+// handed to update handlers included, and a controller comparing desired
+// with cached state by reflect.DeepEqual may then update forever. Run the
+// consumer's tests with the mutation detector
+// (KUBE_CACHE_MUTATION_DETECTOR=true), which reports such writes; use it as
+// ChainTransforms(RecommendedMemoryTransform, ShareIdenticalPodParts).
+//
 // Exactly these parts are shared, each as a whole, when equal (by
 // reflect.DeepEqual, so nil and empty never share) to one seen before: of
 // every container, init container and ephemeral container its command,
@@ -174,7 +184,7 @@ func sharePodParts(obj interface{}) {
 //
 // Shared parts are read-only: the cache's objects are anyway (client-go's
 // contract: DeepCopy before mutating). Writing in place to a shared part of
-// one cached pod would show in every pod sharing it.
+// one cached pod shows in every pod sharing it.
 //
 // The content of the pod never changes: the transformed pod is
 // reflect.DeepEqual to the pod it was, and so is every pod that shared a

@@ -119,7 +119,7 @@ func generatedPod(t *testing.T, rng *rand.Rand, i int) *corev1.Pod {
 	return pod
 }
 
-func TestTheRecommendedTransformNeverChangesTheContentOrJSONOfAnyGeneratedPodBeforeOrAfterLaterPods(t *testing.T) {
+func TestSharingPodPartsNeverChangesTheContentOrJSONOfAnyGeneratedPodBeforeOrAfterLaterPods(t *testing.T) {
 	rng := rand.New(rand.NewSource(20261201))
 	type kept struct {
 		pod  *corev1.Pod
@@ -129,7 +129,7 @@ func TestTheRecommendedTransformNeverChangesTheContentOrJSONOfAnyGeneratedPodBef
 	for i := 0; i < 600; i++ {
 		pod := generatedPod(t, rng, i)
 		copied := pod.DeepCopy()
-		if _, err := kcache.RecommendedMemoryTransform(pod); err != nil {
+		if _, err := sharingTransform(pod); err != nil {
 			t.Fatal(err)
 		}
 		pods = append(pods, kept{pod, copied})

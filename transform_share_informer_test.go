@@ -75,10 +75,18 @@ func specsEqualOnUpdates(t *testing.T, transform kcache.TransformFunc) []bool {
 	return equal
 }
 
-func TestAnInformerWithTheRecommendedTransformGivesHandlersTheSameOldAndNewComparisonsAsWithout(t *testing.T) {
+// sharingTransform is the recommended transform with ShareIdenticalPodParts
+// opted in.
+var sharingTransform = kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.ShareIdenticalPodParts)
+
+func TestAnInformerWithTheMemoryTransformsGivesHandlersTheSameOldAndNewComparisonsAsWithout(t *testing.T) {
 	want := specsEqualOnUpdates(t, nil)
-	got := specsEqualOnUpdates(t, kcache.RecommendedMemoryTransform)
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(want, []bool{true, false, false, false}) {
-		t.Fatalf("old and new specs are equal on the updates %v with the transform, %v without", got, want)
+	for name, transform := range map[string]kcache.TransformFunc{
+		"RecommendedMemoryTransform": kcache.RecommendedMemoryTransform, "with ShareIdenticalPodParts": sharingTransform,
+	} {
+		got := specsEqualOnUpdates(t, transform)
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(want, []bool{true, false, false, false}) {
+			t.Fatalf("%s: old and new specs are equal on the updates %v with the transform, %v without", name, got, want)
+		}
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-
-	kcache "github.com/kcache-go/cache"
 )
 
 func TestTransformsOfNewPodsFromManyGoroutinesDoNotRaceWithReadersAndJSONMarshalOfCachedPodsSharingTheirParts(t *testing.T) {
@@ -17,7 +15,7 @@ func TestTransformsOfNewPodsFromManyGoroutinesDoNotRaceWithReadersAndJSONMarshal
 	snapshots := make([]*corev1.Pod, len(cached))
 	for i := range cached {
 		cached[i] = podWithNonCanonicalSizeLimit(fmt.Sprint("cached-", i))
-		_, _ = kcache.RecommendedMemoryTransform(cached[i])
+		_, _ = sharingTransform(cached[i])
 		snapshots[i] = cached[i].DeepCopy()
 	}
 	var wg sync.WaitGroup
@@ -40,7 +38,7 @@ func TestTransformsOfNewPodsFromManyGoroutinesDoNotRaceWithReadersAndJSONMarshal
 		go func(w int) { // the informer's transforms of new pods of the template
 			defer wg.Done()
 			for i := 0; i < 20; i++ {
-				_, _ = kcache.RecommendedMemoryTransform(podWithNonCanonicalSizeLimit(fmt.Sprint("new-", w, "-", i)))
+				_, _ = sharingTransform(podWithNonCanonicalSizeLimit(fmt.Sprint("new-", w, "-", i)))
 			}
 		}(w)
 	}

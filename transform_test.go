@@ -149,7 +149,8 @@ func TestApplyingAnyTransformTwiceGivesWhatApplyingItOnceGives(t *testing.T) {
 }
 
 // memoryTransformOrders are the chains of every order of the four memory
-// transforms, and the recommended one applied twice.
+// transforms (ShareIdenticalPodParts, which the recommended one leaves out,
+// changes no content), and the recommended one applied twice.
 func memoryTransformOrders() []namedTransform {
 	parts := []namedTransform{
 		{name: "managed", fn: kcache.StripManagedFields},

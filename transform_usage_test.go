@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	kcache "github.com/kcache-go/cache"
 	fcache "github.com/kcache-go/cache/testing"
@@ -118,5 +119,28 @@ func TestReplacingWithObjectsAlreadyTransformedStoresTheSameContent(t *testing.T
 				t.Fatalf("after a second Replace: %#v; want %#v", got, want)
 			}
 		})
+	}
+}
+
+func TestTheRecommendedTransformLeavesEveryPodItsOwnSpecSoAWriteInPlaceChangesNoOtherPod(t *testing.T) {
+	recommended := func(name string) *corev1.Pod {
+		got, err := kcache.RecommendedMemoryTransform(decodedPod(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.(*corev1.Pod)
+	}
+	a, b := recommended("own-a"), recommended("own-b")
+	for _, part := range append(podSharedParts(), pinnedParts()...) {
+		if id := part.of(a); id == part.of(b) {
+			t.Errorf("%s: pods a and b share %#x", part.name, id)
+		}
+	}
+	// a controller's mistaken write to a cached pod
+	a.Spec.Containers[0].Resources.Limits[corev1.ResourceCPU] = resource.MustParse("3")
+	a.Spec.Containers[0].Args[0] = "--port=9090"
+	a.Spec.Tolerations[0].TolerationSeconds = nil
+	if want := recommended("own-b"); !reflect.DeepEqual(b, want) {
+		t.Fatal("a write in place to pod a changed pod b")
 	}
 }
