@@ -19,8 +19,9 @@ import (
 // new set of copies. TestInternedStringsStayCanonicalAcrossGarbageCollections
 // pins that.
 type internTable struct {
-	// mu guards strs and registered.
-	mu sync.RWMutex
+	// mu serialises the writers of strs and guards registered; lookups
+	// take no lock (weakTable).
+	mu sync.Mutex
 	// strs are the canonical copies by the hash of their content.
 	strs weakTable
 	// registered says whether weakSweeps knows the table.
@@ -30,9 +31,9 @@ type internTable struct {
 // internedStrings is the table behind internString.
 var internedStrings internTable
 
-// lookupLocked returns the canonical copy equal to s, if one is alive;
-// t.mu is held (read or write).
-func (t *internTable) lookupLocked(h, n uint32, s string) (string, bool) {
+// lookup returns the canonical copy equal to s, if one is alive. It takes
+// no lock.
+func (t *internTable) lookup(h, n uint32, s string) (string, bool) {
 	obj := t.strs.find(h, n, func(obj unsafe.Pointer) bool { return unsafe.String((*byte)(obj), len(s)) == s })
 	if obj == nil {
 		return "", false
@@ -49,18 +50,15 @@ func (t *internTable) canonical(s string) string {
 		return s
 	}
 	h := weakHash(maphash.String(shareSeed, s))
-	t.mu.RLock()
-	c, ok := t.lookupLocked(h, n, s)
-	t.mu.RUnlock()
-	if ok {
+	if c, ok := t.lookup(h, n, s); ok {
 		return c
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if c, ok := t.lookupLocked(h, n, s); ok {
+	if c, ok := t.lookup(h, n, s); ok {
 		return c
 	}
-	c = strings.Clone(s)
+	c := strings.Clone(s)
 	p := unsafe.StringData(c)
 	t.strs.insert(h, n, weak.Make(p), unsafe.Pointer(p))
 	noteWeakInsert(t, &t.registered)
@@ -76,7 +74,7 @@ func (t *internTable) sweep() bool {
 
 // size is the number of canonical copies alive (for tests).
 func (t *internTable) size() int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	return t.strs.size()
 }

@@ -3,6 +3,8 @@ package cache
 import (
 	"encoding/binary"
 	"hash/maphash"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"math"
 	"reflect"
 )
@@ -76,7 +78,9 @@ func (h *contentHasher) value(v reflect.Value) {
 		h.elements(v)
 	case reflect.Map:
 		h.bool(!v.IsNil())
-		h.mapEntries(v)
+		if !h.typedMap(v) {
+			h.mapEntries(v)
+		}
 	default: // chan, func, complex: not in API types; DeepEqual decides
 		h.uint(uint64(v.Kind()))
 	}
@@ -105,6 +109,59 @@ func (h *contentHasher) mapEntries(v reflect.Value) {
 	}
 	h.uint(sum)
 }
+
+// typedMap writes what mapEntries would write for a map of strings to
+// strings or a resource list (another sum of entry hashes), without
+// reflection, and reports false for a map of another type.
+func (h *contentHasher) typedMap(v reflect.Value) bool {
+	if !v.CanInterface() {
+		return false
+	}
+	var sum uint64
+	switch v.Type() {
+	case stringMapType:
+		for k, e := range v.Interface().(map[string]string) {
+			sum += mixPair(maphash.String(shareSeed, k), maphash.String(shareSeed, e))
+		}
+	case resourceListType:
+		if !quantityLayoutOK {
+			return false
+		}
+		for k, q := range v.Interface().(corev1.ResourceList) {
+			qh, decForm := quantityHash(&q)
+			h.writable = h.writable || decForm
+			sum += mixPair(maphash.String(shareSeed, string(k)), qh)
+		}
+	default:
+		return false
+	}
+	h.uint(uint64(v.Len()))
+	h.uint(sum)
+	return true
+}
+
+// quantityHash hashes the fields of q that reflect.DeepEqual compares
+// (but an inf.Dec's content), and reports whether q is in its inf.Dec
+// form; quantityLayoutOK is true.
+func quantityHash(q *resource.Quantity) (hash uint64, decForm bool) {
+	l := asQuantityLayout(q)
+	x := mix64(uint64(l.i.value))
+	x = mix64(x ^ uint64(uint32(l.i.scale)))
+	x = mix64(x ^ maphash.String(shareSeed, l.s))
+	return mix64(x ^ maphash.String(shareSeed, l.format)), l.d.dec != nil
+}
+
+// mix64 is a 64-bit finaliser (splitmix64's).
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// mixPair combines the hashes of a map entry's key and value.
+func mixPair(k, v uint64) uint64 { return mix64(k ^ mix64(v+0x9e3779b97f4a7c15)) }
 
 func (h *contentHasher) uint(u uint64) { hashUint(&h.h, u) }
 

@@ -2,7 +2,9 @@ package cache
 
 import (
 	"reflect"
+	"strings"
 	"sync"
+	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -87,6 +89,11 @@ var quantityHolders sync.Map // reflect.Type -> bool
 // mayHoldQuantity reports whether a value of type t can contain a
 // resource.Quantity.
 func mayHoldQuantity(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+	default:
+		return false
+	}
 	if known, ok := quantityHolders.Load(t); ok {
 		return known.(bool)
 	}
@@ -148,4 +155,66 @@ func internPartStrings(v reflect.Value) {
 			}
 		}
 	}
+}
+
+// quantityLayout mirrors the fields of resource.Quantity (its int64
+// amount, its *inf.Dec, its cached string, its format), so that the
+// sharing tables read a Quantity of a resource list without reflection
+// and without copying it to the heap. asQuantityLayout gives nil, and
+// the callers fall back to reflection, unless checkQuantityLayout found
+// resource.Quantity laid out exactly so.
+type quantityLayout struct {
+	i struct {
+		value int64
+		scale int32
+	}
+	d struct {
+		dec unsafe.Pointer
+	}
+	s      string
+	format string
+}
+
+// quantityLayoutOK says whether resource.Quantity is laid out as
+// quantityLayout.
+var quantityLayoutOK = checkQuantityLayout(quantityType, reflect.TypeFor[quantityLayout]())
+
+// asQuantityLayout reads q through quantityLayout, or gives nil.
+func asQuantityLayout(q *resource.Quantity) *quantityLayout {
+	if !quantityLayoutOK {
+		return nil
+	}
+	return (*quantityLayout)(unsafe.Pointer(q))
+}
+
+// checkQuantityLayout reports whether real has the fields of mirror, by
+// name (case aside) where mirror is quantityLayout itself, with the same
+// kinds (any pointer for an unsafe.Pointer), sizes and offsets at every
+// depth.
+func checkQuantityLayout(real, mirror reflect.Type) bool {
+	if real.Size() != mirror.Size() {
+		return false
+	}
+	if mirror.Kind() == reflect.UnsafePointer {
+		return real.Kind() == reflect.Pointer
+	}
+	if real.Kind() != mirror.Kind() {
+		return false
+	}
+	if real.Kind() != reflect.Struct {
+		return true
+	}
+	if real.NumField() != mirror.NumField() {
+		return false
+	}
+	for i := 0; i < real.NumField(); i++ {
+		r, m := real.Field(i), mirror.Field(i)
+		if r.Offset != m.Offset || !checkQuantityLayout(r.Type, m.Type) {
+			return false
+		}
+		if mirror.Name() == "quantityLayout" && !strings.EqualFold(r.Name, m.Name) {
+			return false
+		}
+	}
+	return true
 }

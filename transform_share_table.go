@@ -14,8 +14,9 @@ import (
 // collected and the table's storage for it given back (weakSweeps). Safe
 // for concurrent use.
 type canonTable struct {
-	// mu guards values and registered.
-	mu sync.RWMutex
+	// mu serialises the writers of values and guards registered; lookups
+	// take no lock (weakTable).
+	mu sync.Mutex
 	// values are the canonical values by contentHash, and by address for
 	// the fast path of a part that is canonical already.
 	values weakTable
@@ -30,8 +31,6 @@ func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
 	if !ok {
 		return false
 	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
 	return t.values.holds(id, n32)
 }
 
@@ -42,8 +41,9 @@ func (t *canonTable) isCanonical(id unsafe.Pointer, n int) bool {
 // clone returns, registered as the new canonical value. clone copies the
 // value into an object of its own, so that every canonical object is a
 // heap allocation of this table (never static data, which weak pointers do
-// not accept); it is called with the table locked. The table never
-// writes to a value. A value longer than a slot can say (weakLen) is
+// not accept); it is called with the table locked. equal is called
+// without the lock first, and once more under it when no canonical value
+// matched. The table never writes to a value. A value longer than a slot can say (weakLen) is
 // returned as it is.
 func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(unsafe.Pointer) bool, clone func() unsafe.Pointer) unsafe.Pointer {
 	n32, ok := weakLen(n)
@@ -51,9 +51,13 @@ func (t *canonTable) canonical(h uint64, id unsafe.Pointer, n int, equal func(un
 		return id
 	}
 	h32 := weakHash(h)
+	match := func(obj unsafe.Pointer) bool { return obj == id || equal(obj) }
+	if obj := t.values.find(h32, n32, match); obj != nil {
+		return obj
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if obj := t.values.find(h32, n32, func(obj unsafe.Pointer) bool { return obj == id || equal(obj) }); obj != nil {
+	if obj := t.values.find(h32, n32, match); obj != nil {
 		return obj
 	}
 	c := clone()
@@ -72,8 +76,8 @@ func (t *canonTable) sweep() bool {
 
 // size is the number of canonical values alive (for tests).
 func (t *canonTable) size() int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	return t.values.size()
 }
 
@@ -98,7 +102,7 @@ func (s *sharedPointers[T]) share(p **T) {
 		return
 	}
 	c := (*T)(s.table.canonical(h, unsafe.Pointer(v), 0,
-		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, (*T)(c)) },
+		func(c unsafe.Pointer) bool { return partsEqual(rv, reflect.ValueOf((*T)(c)).Elem()) },
 		func() unsafe.Pointer { return unsafe.Pointer(deepCopyPointer(v)) }))
 	if c != v {
 		*p = c
@@ -121,7 +125,7 @@ func (s *sharedSlices[S, E]) share(p *S) {
 	if s.table.isCanonical(id, len(v)) {
 		return
 	}
-	rv := reflect.ValueOf(v)
+	rv := reflect.ValueOf(p).Elem()
 	if pinsQuantity(rv) {
 		internPartStrings(rv)
 		return
@@ -131,11 +135,21 @@ func (s *sharedSlices[S, E]) share(p *S) {
 		return
 	}
 	c := s.table.canonical(h, id, len(v),
-		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, S(unsafe.Slice((*E)(c), len(v)))) },
+		func(c unsafe.Pointer) bool { return slicesEqual(v, unsafe.Slice((*E)(c), len(v))) },
 		func() unsafe.Pointer { return unsafe.Pointer(&deepCopySlice(v)[0]) })
 	if c != id {
 		*p = S(unsafe.Slice((*E)(c), len(v)))
 	}
+}
+
+// slicesEqual is partsEqual for two non-empty slices of one length.
+func slicesEqual[S ~[]E, E any](a S, b []E) bool {
+	for i := range a {
+		if &a[i] != &b[i] && !partsEqual(reflect.ValueOf(&a[i]).Elem(), reflect.ValueOf(&b[i]).Elem()) {
+			return false
+		}
+	}
+	return true
 }
 
 // sharedMaps canonicalises non-nil maps of type M by their entries.
@@ -154,12 +168,13 @@ func (s *sharedMaps[M, K, V]) share(p *M) {
 	if s.table.isCanonical(id, 0) {
 		return
 	}
-	h, ok := contentHash(reflect.ValueOf(v))
+	rv := reflect.ValueOf(v)
+	h, ok := contentHash(rv)
 	if !ok {
 		return
 	}
 	c := s.table.canonical(h, id, 0,
-		func(c unsafe.Pointer) bool { return reflect.DeepEqual(v, objectMap[M](c)) },
+		func(c unsafe.Pointer) bool { return partsEqual(rv, reflect.ValueOf(objectMap[M](c))) },
 		func() unsafe.Pointer { return mapObject(deepCopyMap(v)) })
 	if c != id {
 		*p = objectMap[M](c)

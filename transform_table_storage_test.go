@@ -83,8 +83,8 @@ func TestTheInternTableGivesItsStorageBackOnceTheStringsItHeldAreCollected(t *te
 
 // usedSlots are the slots the env table uses (live or dead entries).
 func usedSlots() int {
-	sharedEnvVars.table.mu.RLock()
-	defer sharedEnvVars.table.mu.RUnlock()
+	sharedEnvVars.table.mu.Lock()
+	defer sharedEnvVars.table.mu.Unlock()
 	return sharedEnvVars.table.values.used
 }
 
