@@ -149,3 +149,34 @@ func TestSweepsConcurrentWithTransformsKeepOneCanonicalValuePerContent(t *testin
 		}
 	}
 }
+
+// partsCost is the live heap and off-heap runtime memory (MemStats.OtherSys,
+// where weak pointers and cleanups keep their records) that n partsPods
+// starting at index from take, shared or not.
+func partsCost(from, n int, share bool) (heap, other int64) {
+	var before, after runtime.MemStats
+	collectUntil(func() bool { return false })
+	runtime.ReadMemStats(&before)
+	held := make([]*corev1.Pod, n)
+	for i := range held {
+		held[i] = partsPod(from + i)
+		if share {
+			sharePodParts(held[i])
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(held)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc), int64(after.OtherSys) - int64(before.OtherSys)
+}
+
+func TestSharingAPartNoOtherPodHasCostsAtMost64Bytes(t *testing.T) {
+	const pods, parts = 10000, 4 * 10000
+	plainHeap, plainOther := partsCost(300000, pods, false)
+	sharedHeap, sharedOther := partsCost(400000, pods, true)
+	heap, other := float64(sharedHeap-plainHeap)/parts, float64(sharedOther-plainOther)/parts
+	t.Logf("a part no other pod has costs %.0f B of heap and %.0f B off the heap when shared", heap, other)
+	if heap+other > 64 {
+		t.Fatalf("sharing %d parts no other pod has costs %.0f B of heap and %.0f B off the heap per part; want at most 64 in all", parts, heap, other)
+	}
+}
