@@ -14,7 +14,8 @@ const realisticTransformPods = 5_000
 // per realistic pod (realistic_pods_test.go: 1–3 containers, volumes,
 // probes, full status), decoded as an informer decodes it (ns/op, B/op,
 // allocs/op, cpu-ns/op; decoding is not timed), for a freshly decoded pod
-// and, as "again", for a pod the transform already saw.
+// and, as "again", for a pod the transform already saw; the last one is
+// ShareIdenticalPodParts opted in after the recommended transform.
 func BenchmarkTransformCostRealisticPods(b *testing.B) {
 	gen, err := newRealisticPods(realisticTransformPods, realisticSeed)
 	if err != nil {
@@ -38,6 +39,8 @@ func BenchmarkTransformCostRealisticPods(b *testing.B) {
 		{"InternStrings", kcache.InternStrings},
 		{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
 		{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
+		{"RecommendedMemoryTransform+ShareIdenticalPodParts",
+			kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.ShareIdenticalPodParts)},
 	} {
 		for _, again := range []bool{false, true} {
 			name := "transform=" + tr.name
