@@ -34,68 +34,68 @@ var (
 	sharedClaimSources    sharedPointers[corev1.PersistentVolumeClaimVolumeSource]
 )
 
-// shareContainer shares the parts of a container that pods of one template
-// have in common (everything but its name, image and volume mounts, which
-// are left alone).
-func shareContainer(c *corev1.Container) {
-	sharedStringSlices.share(&c.Command)
-	sharedStringSlices.share(&c.Args)
-	sharedPorts.share(&c.Ports)
-	sharedEnvFrom.share(&c.EnvFrom)
-	sharedEnvVars.share(&c.Env)
-	sharedResourceLists.share(&c.Resources.Limits)
-	sharedResourceLists.share(&c.Resources.Requests)
-	sharedResizePolicies.share(&c.ResizePolicy)
-	sharedProbes.share(&c.LivenessProbe)
-	sharedProbes.share(&c.ReadinessProbe)
-	sharedProbes.share(&c.StartupProbe)
-	sharedLifecycles.share(&c.Lifecycle)
-	sharedSecurityContext.share(&c.SecurityContext)
+// shareContainer shares the parts of a container of the pod owner
+// (podOwner) that pods of one template have in common (everything but its
+// name, image and volume mounts, which are left alone).
+func shareContainer(c *corev1.Container, owner uint32) {
+	sharedStringSlices.share(&c.Command, owner)
+	sharedStringSlices.share(&c.Args, owner)
+	sharedPorts.share(&c.Ports, owner)
+	sharedEnvFrom.share(&c.EnvFrom, owner)
+	sharedEnvVars.share(&c.Env, owner)
+	sharedResourceLists.share(&c.Resources.Limits, owner)
+	sharedResourceLists.share(&c.Resources.Requests, owner)
+	sharedResizePolicies.share(&c.ResizePolicy, owner)
+	sharedProbes.share(&c.LivenessProbe, owner)
+	sharedProbes.share(&c.ReadinessProbe, owner)
+	sharedProbes.share(&c.StartupProbe, owner)
+	sharedLifecycles.share(&c.Lifecycle, owner)
+	sharedSecurityContext.share(&c.SecurityContext, owner)
 }
 
 // shareVolumeSource shares the source of a volume of the common kinds.
-func shareVolumeSource(v *corev1.VolumeSource) {
-	sharedSecretSources.share(&v.Secret)
-	sharedConfigMapSource.share(&v.ConfigMap)
-	sharedEmptyDirSources.share(&v.EmptyDir)
-	sharedProjected.share(&v.Projected)
-	sharedDownwardAPI.share(&v.DownwardAPI)
-	sharedHostPaths.share(&v.HostPath)
-	sharedClaimSources.share(&v.PersistentVolumeClaim)
+func shareVolumeSource(v *corev1.VolumeSource, owner uint32) {
+	sharedSecretSources.share(&v.Secret, owner)
+	sharedConfigMapSource.share(&v.ConfigMap, owner)
+	sharedEmptyDirSources.share(&v.EmptyDir, owner)
+	sharedProjected.share(&v.Projected, owner)
+	sharedDownwardAPI.share(&v.DownwardAPI, owner)
+	sharedHostPaths.share(&v.HostPath, owner)
+	sharedClaimSources.share(&v.PersistentVolumeClaim, owner)
 }
 
 // sharePodSpec shares the parts of spec listed on ShareIdenticalPodParts.
-func sharePodSpec(spec *corev1.PodSpec) {
+func sharePodSpec(spec *corev1.PodSpec, owner uint32) {
 	for i := range spec.InitContainers {
-		shareContainer(&spec.InitContainers[i])
+		shareContainer(&spec.InitContainers[i], owner)
 	}
 	for i := range spec.Containers {
-		shareContainer(&spec.Containers[i])
+		shareContainer(&spec.Containers[i], owner)
 	}
 	for i := range spec.EphemeralContainers {
-		shareContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon))
+		shareContainer((*corev1.Container)(&spec.EphemeralContainers[i].EphemeralContainerCommon), owner)
 	}
 	for i := range spec.Volumes {
-		shareVolumeSource(&spec.Volumes[i].VolumeSource)
+		shareVolumeSource(&spec.Volumes[i].VolumeSource, owner)
 	}
-	sharedStringMaps.share(&spec.NodeSelector)
-	sharedPodSecurity.share(&spec.SecurityContext)
-	sharedPullSecrets.share(&spec.ImagePullSecrets)
-	sharedAffinities.share(&spec.Affinity)
-	sharedTolerations.share(&spec.Tolerations)
-	sharedDNSConfigs.share(&spec.DNSConfig)
-	sharedReadinessGates.share(&spec.ReadinessGates)
-	sharedResourceLists.share(&spec.Overhead)
-	sharedSpreads.share(&spec.TopologySpreadConstraints)
-	sharedRequirements.share(&spec.Resources)
+	sharedStringMaps.share(&spec.NodeSelector, owner)
+	sharedPodSecurity.share(&spec.SecurityContext, owner)
+	sharedPullSecrets.share(&spec.ImagePullSecrets, owner)
+	sharedAffinities.share(&spec.Affinity, owner)
+	sharedTolerations.share(&spec.Tolerations, owner)
+	sharedDNSConfigs.share(&spec.DNSConfig, owner)
+	sharedReadinessGates.share(&spec.ReadinessGates, owner)
+	sharedResourceLists.share(&spec.Overhead, owner)
+	sharedSpreads.share(&spec.TopologySpreadConstraints, owner)
+	sharedRequirements.share(&spec.Resources, owner)
 }
 
 // sharePodStatus shares the resources of every container status.
-func sharePodStatus(status *corev1.PodStatus) {
+func sharePodStatus(status *corev1.PodStatus, owner uint32) {
 	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses, status.EphemeralContainerStatuses} {
 		for i := range statuses {
-			sharedResourceLists.share(&statuses[i].AllocatedResources)
-			sharedRequirements.share(&statuses[i].Resources)
+			sharedResourceLists.share(&statuses[i].AllocatedResources, owner)
+			sharedRequirements.share(&statuses[i].Resources, owner)
 		}
 	}
 }
@@ -104,12 +104,13 @@ func sharePodStatus(status *corev1.PodStatus) {
 func sharePodParts(obj interface{}) {
 	switch o := obj.(type) {
 	case *corev1.Pod:
-		if o != nil {
+		if o != nil && !podPartsShared(o) {
+			owner := podOwner(o)
 			compactPod(o)
 			internOwnSpec(&o.Spec)
 			internOwnStatus(&o.Status)
-			sharePodSpec(&o.Spec)
-			sharePodStatus(&o.Status)
+			sharePodSpec(&o.Spec, owner)
+			sharePodStatus(&o.Status, owner)
 		}
 	case DeletedFinalStateUnknown:
 		sharePodParts(o.Obj)
@@ -186,12 +187,23 @@ func sharePodParts(obj interface{}) {
 // contract: DeepCopy before mutating). Writing in place to a shared part of
 // one cached pod shows in every pod sharing it.
 //
+// A part that no other pod has gains nothing from a table entry (see the
+// cost below), so a table that sees mostly such parts (the env, args or
+// limits of the pods of a StatefulSet or an indexed Job configured per
+// member) makes no entry for a new value until a second pod has it: the
+// first pod then keeps its own part, the second gets the canonical copy
+// and every later one shares it. A table that sees mostly values it holds
+// shares from the first pod on.
+//
 // The content of the pod never changes: the transformed pod is
 // reflect.DeepEqual to the pod it was, and so is every pod that shared a
 // part before it. So ShareIdenticalPodParts is idempotent and commutes
 // with every other transform; it edits in place and writes a field only
-// when it does not hold the canonical value already, so a second
-// application writes nothing. The canonical values are held weakly: one
+// when it does not hold the canonical value already. A pod it transformed
+// before (recognised by its first container's name, which it interns) is
+// left as it is, so a second application writes nothing, not even to a
+// part the pod kept its own; a pod deep-copied from a transformed one is
+// taken for transformed too, and keeps its copies. The canonical values are held weakly: one
 // that no pod references any more is collected. The canonical tables are
 // safe for concurrent use (informers transform in parallel); the pod being
 // transformed must not be read or written by anyone else meanwhile, as for

@@ -55,6 +55,7 @@ func shareDistinctPods(tag string, n int, keep func(int) bool) []*corev1.Pod {
 }
 
 func TestTheCanonicalTablesShrinkBackOnceTheDistinctPodsTheyHeldAreDropped(t *testing.T) {
+	directSharing(t)
 	collectUntil(func() bool { return false })
 	before := tableSizes()
 	pods := shareDistinctPods("drop", 20000, func(int) bool { return true })
@@ -75,6 +76,7 @@ func TestTheCanonicalTablesShrinkBackOnceTheDistinctPodsTheyHeldAreDropped(t *te
 }
 
 func TestInternedStringsOfDroppedPodsAreCollectedWhileThoseOfCachedPodsAreNot(t *testing.T) {
+	directSharing(t)
 	collectUntil(func() bool { return false })
 	before := tableSizes()[4]
 	kept := shareDistinctPods("half", 4000, func(i int) bool { return i%2 == 0 })
@@ -96,6 +98,7 @@ func TestInternedStringsOfDroppedPodsAreCollectedWhileThoseOfCachedPodsAreNot(t 
 }
 
 func TestACanonicalMapIsCollectedWhenOnlyTheTableHoldsItAndKeptWhileAPodDoes(t *testing.T) {
+	directSharing(t)
 	held := &corev1.Pod{Spec: corev1.PodSpec{NodeSelector: map[string]string{"held": "by-a-pod"}}}
 	sharePodParts(held)
 	heldWeak := weak.Make((*byte)(mapObject(held.Spec.NodeSelector)))
@@ -139,6 +142,7 @@ func churn(n int, check func(i int, pod *corev1.Pod) bool) {
 }
 
 func TestTheNextEqualPodSharesThePartsOfEveryPodTransformedBeforeItWhileThatPodIsCached(t *testing.T) {
+	directSharing(t)
 	churn(20000, func(i int, pod *corev1.Pod) bool {
 		twin := distinctPod("churn", i)
 		sharePodParts(twin)
@@ -152,6 +156,7 @@ func TestTheNextEqualPodSharesThePartsOfEveryPodTransformedBeforeItWhileThatPodI
 }
 
 func TestASecondApplicationOnACachedPodWritesNothingEvenAfterGarbageCollections(t *testing.T) {
+	directSharing(t)
 	var cached []*corev1.Pod
 	var ids []unsafe.Pointer
 	churn(20000, func(i int, pod *corev1.Pod) bool {

@@ -10,10 +10,10 @@ import (
 func TestACanonicalTableForgetsTheEntryOfAValueNothingReferencesAnyMore(t *testing.T) {
 	var table sharedSlices[[]string, string]
 	keep := []string{"kept"}
-	table.share(&keep)
+	table.share(&keep, 0)
 	func() {
 		dropped := []string{"dropped"}
-		table.share(&dropped)
+		table.share(&dropped, 0)
 	}()
 	if n := table.table.size(); n != 2 {
 		t.Fatalf("the table holds %d values, want 2", n)

@@ -46,6 +46,7 @@ func partsPod(i int) *corev1.Pod {
 }
 
 func TestTheSharingTablesGiveTheirStorageBackOnceThePartsTheyHeldAreCollected(t *testing.T) {
+	directSharing(t)
 	const pods, parts = 7500, 4 * 7500
 	const limit = 8 * parts // bytes: 8 per part ever held
 	retained := retainedAfterDrop(func() []*corev1.Pod {
@@ -89,6 +90,7 @@ func usedSlots() int {
 }
 
 func TestThePartsOfCachedPodsStayCanonicalWhenTheTablesShrinkAroundThem(t *testing.T) {
+	directSharing(t)
 	const pods = 5000
 	all := make([]*corev1.Pod, pods)
 	for i := range all {
@@ -117,6 +119,7 @@ func TestThePartsOfCachedPodsStayCanonicalWhenTheTablesShrinkAroundThem(t *testi
 }
 
 func TestSweepsConcurrentWithTransformsKeepOneCanonicalValuePerContent(t *testing.T) {
+	directSharing(t)
 	const workers, pods = 4, 500
 	got := make([][]*corev1.Pod, workers)
 	done := make(chan struct{})
@@ -171,6 +174,7 @@ func partsCost(from, n int, share bool) (heap, other int64) {
 }
 
 func TestSharingAPartNoOtherPodHasCostsAtMost64Bytes(t *testing.T) {
+	directSharing(t)
 	const pods, parts = 10000, 4 * 10000
 	plainHeap, plainOther := partsCost(300000, pods, false)
 	sharedHeap, sharedOther := partsCost(400000, pods, true)
