@@ -37,6 +37,12 @@ var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAp
 // objects have in common afterwards is the bytes of equal strings, which
 // Go never writes.
 //
+// On realistic pods (BenchmarkTransformCostRealisticPods and
+// BenchmarkTransformRetainedHeapRealisticPods, benchmarks/) it costs about
+// 3 µs of CPU and 13 B of allocations per new pod on average (strings
+// seen for the first time; 1.8 µs and nothing for a pod already
+// transformed) and brings what a cached pod keeps from 19.9 KB to 14.4 KB.
+//
 // Which transform to pick when:
 //   - StripManagedFields: always, unless the controller reads managedFields
 //     of cached objects (for example to compute server-side-apply diffs or
@@ -57,7 +63,9 @@ var recommendedMemoryTransform = ChainTransforms(StripManagedFields, StripLastAp
 // objects handed to update handlers included. Chain it after this one,
 // ChainTransforms(RecommendedMemoryTransform, ShareIdenticalPodParts), only
 // for consumers that never write to cached pods and run their tests with
-// the mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true).
+// the mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true); on pods of
+// templates it takes a cached pod further, to 6.5 KB, for about 20 µs of
+// CPU per new pod.
 //
 // For a transform of your own, put it before these in ChainTransforms when
 // it reads what they remove, and make it idempotent too: an informer may

@@ -141,14 +141,15 @@ var internStringsTransform = metadataTransform{
 // Within one informer or queue transforms run one at a time, and decoded
 // objects never share them.
 //
-// Cost: one lookup in the canonical table (a hash and a map read under a
-// read lock) per interned string (about
-// 25 for a typical pod), no allocation for a string already interned, one
-// copy of a string seen for the first time. That is the most expensive of
-// the package's transforms by far: BenchmarkTransformCost (benchmarks/)
-// measured about 3–5 µs of CPU per typed pod, 10–25 µs per Unstructured
-// pod (whose metadata map keys are interned too), against 0.1–0.2 µs for
-// either strip, on a shared 2-core machine.
+// Cost: one lookup in the canonical table (a hash and a read of its
+// slots, no lock) per interned string (about 25 for a typical pod), no
+// allocation for a string already interned, one copy of a string seen for
+// the first time. That is the most expensive of the metadata transforms:
+// BenchmarkTransformCost (benchmarks/) measured about 2 µs of CPU per
+// typed pod (1.3 µs for a pod already interned) and 7 µs per Unstructured
+// pod (whose metadata map keys are interned too), against 0.1–0.4 µs for
+// either strip on a typed pod; BenchmarkTransformCostRealisticPods about
+// 3 µs per realistic pod, on a 2-core machine.
 func InternStrings(obj interface{}) (interface{}, error) {
 	return applyMetadataTransform(obj, &internStringsTransform)
 }
