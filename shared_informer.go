@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
@@ -67,8 +68,10 @@ type SharedInformer interface {
 	GetStore() Store
 
 	// GetController returns a Controller view of the informer: its Run
-	// methods do nothing, HasSynced and LastSyncResourceVersion report the
-	// informer's (as client-go's with InformerResourceVersion on).
+	// methods do nothing, HasSynced reports the informer's, and
+	// LastSyncResourceVersion the informer's while client-go's
+	// InformerResourceVersion feature gate is on and "" while it is off
+	// (read at each call, as client-go's view does).
 	GetController() Controller
 
 	// SetTransform installs the function applied to every object before it
@@ -682,7 +685,11 @@ func (v informerControllerView) HasSynced() bool { return v.s.HasSynced() }
 func (v informerControllerView) HasSyncedChecker() DoneChecker { return v.s.HasSyncedChecker() }
 
 // LastSyncResourceVersion returns the informer's last synced resource
-// version, as client-go does with InformerResourceVersion on (GA).
+// version while client-go's InformerResourceVersion gate is on, and ""
+// while it is off, as client-go's view does.
 func (v informerControllerView) LastSyncResourceVersion() string {
+	if !clientfeatures.FeatureGates().Enabled(clientfeatures.InformerResourceVersion) {
+		return ""
+	}
 	return v.s.LastSyncResourceVersion()
 }
