@@ -79,9 +79,10 @@ func (v *informerView) GetStore() clientgocache.Store { return IndexerView(v.inf
 // GetIndexer returns the informer's cache as a client-go Indexer.
 func (v *informerView) GetIndexer() clientgocache.Indexer { return IndexerView(v.inf.GetIndexer()) }
 
-// GetController returns a view of the informer's Controller.
+// GetController returns a view of the informer's Controller (see
+// controllerView.LastSyncResourceVersion for the feature gate it reads).
 func (v *informerView) GetController() clientgocache.Controller {
-	return controllerView{v.inf.GetController()}
+	return controllerView{c: v.inf.GetController(), ofInformer: true}
 }
 
 // AddIndexers adds index functions (before the informer starts, as kcache
