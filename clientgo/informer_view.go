@@ -2,7 +2,9 @@ package clientgo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	clientgocache "k8s.io/client-go/tools/cache"
@@ -47,19 +49,48 @@ type informerView struct {
 
 // AddEventHandler registers handler with the informer's default resync.
 func (v *informerView) AddEventHandler(handler clientgocache.ResourceEventHandler) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return v.wrapRegistration(v.inf.AddEventHandler(adaptHandler(handler)))
+	return v.addHandler(handler, v.inf.AddEventHandler)
 }
 
 // AddEventHandlerWithResyncPeriod registers handler with resyncPeriod.
 func (v *informerView) AddEventHandlerWithResyncPeriod(handler clientgocache.ResourceEventHandler, resyncPeriod time.Duration) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return v.wrapRegistration(v.inf.AddEventHandlerWithResyncPeriod(adaptHandler(handler), resyncPeriod))
+	return v.addHandler(handler, func(h kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error) {
+		return v.inf.AddEventHandlerWithResyncPeriod(h, resyncPeriod)
+	})
 }
 
 // AddEventHandlerWithOptions registers handler with options converted field
 // by field.
 func (v *informerView) AddEventHandlerWithOptions(handler clientgocache.ResourceEventHandler, options clientgocache.HandlerOptions) (clientgocache.ResourceEventHandlerRegistration, error) {
 	opts := kcache.HandlerOptions{Logger: options.Logger, ResyncPeriod: options.ResyncPeriod}
-	return v.wrapRegistration(v.inf.AddEventHandlerWithOptions(adaptHandler(handler), opts))
+	return v.addHandler(handler, func(h kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error) {
+		return v.inf.AddEventHandlerWithOptions(h, opts)
+	})
+}
+
+// addHandler registers the kcache adapter of handler through add and wraps
+// the registration. An error (kcache's refusal once the informer stopped)
+// names handler, the caller's value, where kcache's names the adapter, so
+// it reads as client-go's.
+func (v *informerView) addHandler(handler clientgocache.ResourceEventHandler, add func(kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error)) (clientgocache.ResourceEventHandlerRegistration, error) {
+	adapted := adaptHandler(handler)
+	reg, err := add(adapted)
+	if err != nil {
+		err = namedAfterCaller(err, adapted, handler)
+	}
+	return v.wrapRegistration(reg, err)
+}
+
+// namedAfterCaller returns err with the first rendering (%v) of adapted in
+// its message replaced by that of handler; err itself when the two render
+// alike or the message does not contain adapted's. kcache's errors of
+// AddEventHandler wrap nothing, so no chain is lost.
+func namedAfterCaller(err error, adapted kcache.ResourceEventHandler, handler clientgocache.ResourceEventHandler) error {
+	theirs, ours := fmt.Sprintf("%v", adapted), fmt.Sprintf("%v", handler)
+	if theirs == ours || !strings.Contains(err.Error(), theirs) {
+		return err
+	}
+	return errors.New(strings.Replace(err.Error(), theirs, ours, 1))
 }
 
 // RemoveEventHandler unregisters a registration this view (or another view
