@@ -94,14 +94,18 @@ func namedAfterCaller(err error, adapted kcache.ResourceEventHandler, handler cl
 }
 
 // RemoveEventHandler unregisters a registration this view (or another view
-// of the same informer) returned. Any other handle is the error kcache
-// gives for a handle that is not a registration.
+// of the same informer) returned; a registration of another informer, a
+// client-go one included, is nil and does nothing, as in client-go. Any
+// other handle, nil included, is the error client-go gives for a handle
+// that is not a registration.
 func (v *informerView) RemoveEventHandler(handle clientgocache.ResourceEventHandlerRegistration) error {
-	r, ok := handle.(registrationView)
-	if !ok {
-		return fmt.Errorf("invalid key type %t", handle)
+	if r, ok := handle.(registrationView); ok {
+		return v.inf.RemoveEventHandler(r.reg)
 	}
-	return v.inf.RemoveEventHandler(r.reg)
+	if isClientGoRegistration(handle) {
+		return nil
+	}
+	return fmt.Errorf("invalid key type %t", handle)
 }
 
 // GetStore returns the informer's cache as a client-go Store.
