@@ -104,10 +104,13 @@ func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, cli
 }
 
 // kcacheTakeover builds the kcache counterpart of built, a client-go informer
-// fresh from its constructor, with built's ListerWatcher, Indexers, object
-// description, default resync (newFunc may have chosen another than the
-// factory's resync, which is the fallback) and transform. ok is false when built is not
-// client-go's informer type (nothing to take over).
+// fresh from its constructor, with built's ListerWatcher, example object
+// (obj, the type asked for, is the fallback: newFunc may build an informer
+// of another type, whose objects client-go's reflector then expects),
+// Indexers, object description, default resync (newFunc may have chosen
+// another than the factory's resync, which is the fallback) and transform.
+// ok is false when built is not client-go's informer type (nothing to take
+// over).
 func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
 	if _, isView := KcacheInformer(built); isView {
 		return built, true
@@ -116,6 +119,10 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	var description string
 	if built == nil || !readPrivateField(built, "listerWatcher", &lw) || lw == nil {
 		return nil, false
+	}
+	var example runtime.Object
+	if readPrivateField(built, "objectType", &example) && example != nil {
+		obj = example
 	}
 	readPrivateField(built, "objectDescription", &description)
 	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
