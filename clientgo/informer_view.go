@@ -41,10 +41,12 @@ func KcacheInformer(inf clientgocache.SharedInformer) (kcache.SharedIndexInforme
 }
 
 // informerView is the client-go face of one kcache informer. inf is set
-// once; errorReflectors (see watch_error_handler.go) guards itself.
+// once; errorReflectors (see watch_error_handler.go) and carried (see
+// carried_handlers.go) guard themselves.
 type informerView struct {
 	inf             kcache.SharedIndexInformer
 	errorReflectors standInReflectors
+	carried         carriedRegistrations
 }
 
 // AddEventHandler registers handler with the informer's default resync.
@@ -94,15 +96,19 @@ func namedAfterCaller(err error, adapted kcache.ResourceEventHandler, handler cl
 }
 
 // RemoveEventHandler unregisters a registration this view (or another view
-// of the same informer) returned; a registration of another informer, a
-// client-go one included, is nil and does nothing, as in client-go. Any
-// other handle, nil included, is the error client-go gives for a handle
-// that is not a registration.
+// of the same informer) returned, or the client-go registration of a
+// handler carried to this view (see carryHandlers). A registration of
+// another informer, a client-go one included, is nil and does nothing, as
+// in client-go. Any other handle, nil included, is the error client-go
+// gives for a handle that is not a registration.
 func (v *informerView) RemoveEventHandler(handle clientgocache.ResourceEventHandlerRegistration) error {
 	if r, ok := handle.(registrationView); ok {
 		return v.inf.RemoveEventHandler(r.reg)
 	}
 	if isClientGoRegistration(handle) {
+		if r, ok := v.carried.get(handle); ok {
+			return v.inf.RemoveEventHandler(r.reg)
+		}
 		return nil
 	}
 	return fmt.Errorf("invalid key type %t", handle)

@@ -71,25 +71,44 @@ type kcacheTypedFactory struct {
 }
 
 // InformerFor returns the factory's informer of obj's type, building it the
-// first time: newFunc makes client-go's informer (never run), whose
-// ListerWatcher, Indexers and object description a kcache informer takes
-// over. An informer newFunc builds that is already a view is used as is;
-// one that is neither a view nor client-go's own type is used as is too
-// (it is then not a kcache informer).
+// first time: newFunc makes client-go's informer (never run), which a
+// kcache informer takes over (see takeOverNewFuncsInformer). An informer
+// newFunc builds that is already a view is used as is; one that is neither
+// a view nor client-go's own type is used as is too (it is then not a
+// kcache informer).
 func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
-		built := newFunc(f.client, resync)
-		inf, ok := kcacheTakeover(built, obj, resync)
-		if !ok {
-			inf = built
-		}
+		inf := takeOverNewFuncsInformer(newFunc(f.client, resync), obj, resync)
 		if transform != nil && inf != nil {
 			// NB: as client-go's factory, on whatever informer newFunc built.
 			_ = inf.SetTransform(transform)
 		}
 		return inf
 	})
+}
+
+// takeOverNewFuncsInformer returns the kcache informer that takes over
+// built, the informer a newFunc returned: its ListerWatcher, example
+// object, Indexers, description, resync and transform (kcacheTakeover), and
+// the event handlers and watch-error handler newFunc installed on it
+// (carryHandlers), as client-go's factory would have run built with them.
+// built itself is returned when there is nothing to take over, or when its
+// handlers cannot be read (a client-go version this package does not
+// support): client-go's informer then runs as client-go's factory would.
+func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) clientgocache.SharedIndexInformer {
+	inf, ok := kcacheTakeover(built, obj, resync)
+	if !ok {
+		return built
+	}
+	view, isFresh := inf.(*informerView)
+	if !isFresh || inf == built {
+		return inf
+	}
+	if !carryHandlers(built, view) {
+		return built
+	}
+	return inf
 }
 
 // settingsFor asks the client-go settings factory which resync period and
