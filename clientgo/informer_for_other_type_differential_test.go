@@ -3,6 +3,7 @@ package clientgo
 import (
 	"context"
 	"fmt"
+	"sort"
 	"testing"
 	"time"
 
@@ -49,10 +50,17 @@ func informerForAnotherType(t *testing.T, newFactory typedFactoryConstructor) st
 		case name := <-added:
 			seen = append(seen, name)
 		case <-timeout:
-			return fmt.Sprintf("synced %v, handler saw only %v, cache %v", synced, seen, inf.GetStore().ListKeys())
+			return fmt.Sprintf("synced %v, handler saw only %v, cache %v", synced, seen, sortedKeys(inf.GetStore()))
 		}
 	}
-	return fmt.Sprintf("synced %v, handler saw %v, cache %v", synced, seen, inf.GetStore().ListKeys())
+	return fmt.Sprintf("synced %v, handler saw %v, cache %v", synced, seen, sortedKeys(inf.GetStore()))
+}
+
+// sortedKeys is s.ListKeys() sorted (client-go lists in map order).
+func sortedKeys(s clientgocache.Store) []string {
+	keys := s.ListKeys()
+	sort.Strings(keys)
+	return keys
 }
 
 func TestInformerForCachesWhatTheNewFuncsInformerListsAndWatchesAsClientGo(t *testing.T) {
