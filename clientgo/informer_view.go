@@ -126,10 +126,10 @@ func (v *informerView) GetController() clientgocache.Controller {
 	return controllerView{c: v.inf.GetController(), ofInformer: true}
 }
 
-// AddIndexers adds index functions (before the informer starts, as kcache
-// requires).
+// AddIndexers hands indexers, the same map (see asKcacheIndexers), to the
+// kcache informer's AddIndexers.
 func (v *informerView) AddIndexers(indexers clientgocache.Indexers) error {
-	return v.inf.AddIndexers(toKcacheIndexers(indexers))
+	return v.inf.AddIndexers(asKcacheIndexers(indexers))
 }
 
 // Run runs the kcache informer until stopCh closes.

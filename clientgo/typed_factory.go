@@ -147,7 +147,7 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
 	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      resync,
-		Indexers:          toKcacheIndexers(built.GetIndexer().GetIndexers()),
+		Indexers:          asKcacheIndexers(built.GetIndexer().GetIndexers()),
 		ObjectDescription: description,
 	}))
 	// NB: a transform newFunc set stays unless the factory has its own
