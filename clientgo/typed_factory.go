@@ -96,7 +96,17 @@ func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalint
 // built itself is returned when there is nothing to take over, or when its
 // handlers cannot be read (a client-go version this package does not
 // support): client-go's informer then runs as client-go's factory would.
+// Under client-go v0.37, whose typed constructors (the generated accessors'
+// newFuncs) return their informer in a typed wrapper, the kcache informer
+// comes back in a wrapper of the same type (see clientGoTypedWrapper).
 func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) clientgocache.SharedIndexInformer {
+	if wrapped, rewrap, isWrapper := clientGoTypedWrapper(built); isWrapper {
+		inf := takeOverNewFuncsInformer(wrapped, obj, resync)
+		if inf == wrapped {
+			return built // nothing was taken over
+		}
+		return rewrap(inf)
+	}
 	inf, ok := kcacheTakeover(built, obj, resync)
 	if !ok {
 		return built
