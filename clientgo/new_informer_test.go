@@ -190,6 +190,7 @@ func TestARegistrationThroughTheViewIsNamedAsClientGoNamesIt(t *testing.T) {
 		{"ResourceEventHandlerFuncs with an AddFunc", funcs},
 		{"ResourceEventHandlerFuncs with an UpdateFunc", clientgocache.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ interface{}) {}}},
 		{"ResourceEventHandlerFuncs with an AddFunc and a DeleteFunc", clientgocache.ResourceEventHandlerFuncs{AddFunc: funcs.AddFunc, DeleteFunc: deleteOnly.DeleteFunc}},
+		{"nil", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
 	metadatafake "k8s.io/client-go/metadata/fake"
 	"k8s.io/client-go/metadata/metadatainformer"
 )
@@ -27,7 +29,7 @@ func methodNames(v any) []string {
 	return out
 }
 
-func TestTheResourceFactoriesHaveTheMethodsOfClientGosAndNoOthers(t *testing.T) {
+func TestTheFactoriesHaveTheMethodsOfClientGosAndNoOthers(t *testing.T) {
 	newDynamic := func() *dynamicfake.FakeDynamicClient { return dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()) }
 	newMetadata := func() *metadatafake.FakeMetadataClient {
 		return metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme())
@@ -44,6 +46,9 @@ func TestTheResourceFactoriesHaveTheMethodsOfClientGosAndNoOthers(t *testing.T) 
 			metadatainformer.NewFilteredSharedInformerFactory(newMetadata(), 0, "ns", nil)},
 		{"metadata with options", NewMetadataSharedInformerFactoryWithOptions(newMetadata(), 0),
 			metadatainformer.NewSharedInformerFactoryWithOptions(newMetadata(), 0)},
+		{"typed", NewSharedInformerFactory(fake.NewClientset(), 0), informers.NewSharedInformerFactory(fake.NewClientset(), 0)},
+		{"filtered typed", NewFilteredSharedInformerFactory(fake.NewClientset(), 0, "ns", nil),
+			informers.NewFilteredSharedInformerFactory(fake.NewClientset(), 0, "ns", nil)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
