@@ -35,6 +35,7 @@ func addAfterStop(t *testing.T, newInformer func(clientgocache.ListerWatcher, ru
 		clientgocache.FilteringResourceEventHandler{FilterFunc: func(interface{}) bool { return true }},
 		countingHandler{N: 7},
 		&countingHandler{N: 8},
+		nil,
 	}
 	var out []string
 	for _, h := range handlers {
