@@ -26,7 +26,7 @@ var (
 	_ internalinterfaces.SharedInformerFactory     = (*kcacheTypedFactory)(nil)
 	_ informers.GenericInformer                    = genericInformer{}
 	_ dynamicinformer.DynamicSharedInformerFactory = (*resourceInformerFactory)(nil)
-	_ metadatainformer.SharedInformerFactory       = (*resourceInformerFactory)(nil)
+	_ metadatainformer.SharedInformerFactory       = (*metadataInformerFactory)(nil)
 
 	// Used as is in both directions.
 	_ clientgocache.Store             = kcache.Store(nil)

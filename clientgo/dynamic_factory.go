@@ -87,8 +87,9 @@ func newResourceInformer(lw kcache.ListerWatcher, example runtime.Object, descri
 }
 
 // resourceInformerFactory is the factory of informers by resource that the
-// dynamic and metadata constructors return (both client-go interfaces have
-// the same method set). build makes the informer of a resource; set starts
+// dynamic constructors return, and the metadata ones inside a
+// metadataInformerFactory (both client-go interfaces have the same method
+// set; the concrete metadata factory adds StartWithContext). build makes the informer of a resource; set starts
 // and stops them. mu guards generic.
 type resourceInformerFactory struct {
 	resync time.Duration

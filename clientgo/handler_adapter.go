@@ -34,8 +34,12 @@ func (a handlerAdapter) OnDelete(obj interface{}) { a.h.OnDelete(ToClientGoTombs
 // the same AddFunc and UpdateFunc (and a DeleteFunc converting tombstones),
 // so that kcache names the handler after the user's functions, as client-go
 // does, in registration DoneChecker names, logs and metrics. Any other
-// handler is wrapped in a handlerAdapter.
+// handler is wrapped in a handlerAdapter; nil stays nil, so kcache names it
+// "<nil>" as client-go does (and calls it as client-go would).
 func adaptHandler(h clientgocache.ResourceEventHandler) kcache.ResourceEventHandler {
+	if h == nil {
+		return nil
+	}
 	funcs, ok := h.(clientgocache.ResourceEventHandlerFuncs)
 	if !ok {
 		return handlerAdapter{h}

@@ -1,6 +1,8 @@
 package clientgo
 
 import (
+	"unsafe"
+
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
@@ -14,8 +16,9 @@ func StoreView(s kcache.Store) clientgocache.Store { return s }
 // IndexerView returns a kcache Indexer as a client-go cache.Indexer, so
 // generated listers (corelisters.NewPodLister), cache.NewGenericLister and
 // cache.ListAllByNamespace read kcache storage. Every method forwards to
-// idx; only the Indexers maps are converted (copied) between the two named
-// types. A nil idx gives nil.
+// idx; the Indexers maps are passed as the very same maps under the other
+// library's type (see asClientGoIndexers), so GetIndexers is the map the
+// store keeps, as in client-go. A nil idx gives nil.
 func IndexerView(idx kcache.Indexer) clientgocache.Indexer {
 	if idx == nil {
 		return nil
@@ -34,41 +37,44 @@ func KcacheIndexer(idx clientgocache.Indexer) (kcache.Indexer, bool) {
 }
 
 // indexerView embeds the kcache Indexer for the methods whose signatures
-// already match and converts the two that carry Indexers. Immutable.
+// already match and passes the Indexers maps of the two that carry them.
+// Immutable.
 type indexerView struct {
 	kcache.Indexer
 }
 
-// GetIndexers returns a copy of the index functions under client-go's type.
+// GetIndexers returns the store's Indexers map itself (read under the
+// store's lock by kcache's GetIndexers), typed as client-go's: entries the
+// store adds later show in it, and entries written into it reach the store,
+// as with client-go's GetIndexers.
 func (v indexerView) GetIndexers() clientgocache.Indexers {
-	return toClientGoIndexers(v.Indexer.GetIndexers())
+	return asClientGoIndexers(v.Indexer.GetIndexers())
 }
 
-// AddIndexers adds the index functions through kcache's AddIndexers.
+// AddIndexers hands newIndexers, the same map, to kcache's AddIndexers.
 func (v indexerView) AddIndexers(newIndexers clientgocache.Indexers) error {
-	return v.Indexer.AddIndexers(toKcacheIndexers(newIndexers))
+	return v.Indexer.AddIndexers(asKcacheIndexers(newIndexers))
 }
 
-// toKcacheIndexers converts client-go Indexers (nil stays nil).
-func toKcacheIndexers(in clientgocache.Indexers) kcache.Indexers {
-	if in == nil {
-		return nil
-	}
-	out := make(kcache.Indexers, len(in))
-	for name, fn := range in {
-		out[name] = kcache.IndexFunc(fn)
-	}
-	return out
+// The two libraries' IndexFunc types have the same underlying type, so
+// their Indexers maps (string keys, IndexFunc values) have one layout.
+// This conversion compiles only while that holds.
+var _ = clientgocache.IndexFunc(kcache.IndexFunc(nil))
+
+// asKcacheIndexers returns in, the same map (nil stays nil), typed as
+// kcache's Indexers.
+//
+// NB: the map is reinterpreted, not copied: client-go's stores keep the
+// caller's Indexers map (AddIndexers adds to it, GetIndexers returns it,
+// a caller's later writes reach it), and kcache's root store does the
+// same, so only the very map keeps that observable through the views. A
+// map's representation does not depend on the named type of its values,
+// only on their layout, which is one (see the conversion above).
+func asKcacheIndexers(in clientgocache.Indexers) kcache.Indexers {
+	return *(*kcache.Indexers)(unsafe.Pointer(&in))
 }
 
-// toClientGoIndexers converts kcache Indexers (nil stays nil).
-func toClientGoIndexers(in kcache.Indexers) clientgocache.Indexers {
-	if in == nil {
-		return nil
-	}
-	out := make(clientgocache.Indexers, len(in))
-	for name, fn := range in {
-		out[name] = clientgocache.IndexFunc(fn)
-	}
-	return out
+// asClientGoIndexers is asKcacheIndexers the other way.
+func asClientGoIndexers(in kcache.Indexers) clientgocache.Indexers {
+	return *(*clientgocache.Indexers)(unsafe.Pointer(&in))
 }

@@ -95,14 +95,16 @@ func (s *informerSet[K]) waitForCacheSync(stopCh <-chan struct{}) map[K]bool {
 
 // waitForCacheSyncWithContext waits without polling until every started
 // member synced or ctx is done; the error is ctx's cause when not all
-// synced.
+// synced. It logs nothing, as client-go's factories.
 func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K]bool, error) {
 	started := s.startedMembers()
-	checkers := make([]clientgocache.DoneChecker, 0, len(started))
+	allSynced := true
 	for _, m := range started {
-		checkers = append(checkers, m.informer.HasSyncedChecker())
+		if !waitDone(ctx, m.informer.HasSyncedChecker()) {
+			allSynced = false
+			break
+		}
 	}
-	allSynced := clientgocache.WaitFor(ctx, "caches to sync", checkers...)
 	out := make(map[K]bool, len(started))
 	for key, m := range started {
 		out[key] = m.informer.HasSynced()
@@ -114,6 +116,22 @@ func (s *informerSet[K]) waitForCacheSyncWithContext(ctx context.Context) (map[K
 		return out, cause
 	}
 	return out, fmt.Errorf("caches did not sync: %d informers", len(started))
+}
+
+// waitDone blocks until c is done (true) or ctx is (false, unless c is
+// done too). It logs nothing, unlike cache.WaitFor.
+func waitDone(ctx context.Context, c clientgocache.DoneChecker) bool {
+	select {
+	case <-c.Done():
+		return true
+	case <-ctx.Done():
+		select {
+		case <-c.Done():
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // shutdown makes later starts no-ops, then blocks until the goroutine of

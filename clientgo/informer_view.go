@@ -2,7 +2,9 @@ package clientgo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	clientgocache "k8s.io/client-go/tools/cache"
@@ -39,38 +41,77 @@ func KcacheInformer(inf clientgocache.SharedInformer) (kcache.SharedIndexInforme
 }
 
 // informerView is the client-go face of one kcache informer. inf is set
-// once; errorReflectors (see watch_error_handler.go) guards itself.
+// once; errorReflectors (see watch_error_handler.go) and carried (see
+// carried_handlers.go) guard themselves.
 type informerView struct {
 	inf             kcache.SharedIndexInformer
 	errorReflectors standInReflectors
+	carried         carriedRegistrations
 }
 
 // AddEventHandler registers handler with the informer's default resync.
 func (v *informerView) AddEventHandler(handler clientgocache.ResourceEventHandler) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return v.wrapRegistration(v.inf.AddEventHandler(adaptHandler(handler)))
+	return v.addHandler(handler, v.inf.AddEventHandler)
 }
 
 // AddEventHandlerWithResyncPeriod registers handler with resyncPeriod.
 func (v *informerView) AddEventHandlerWithResyncPeriod(handler clientgocache.ResourceEventHandler, resyncPeriod time.Duration) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return v.wrapRegistration(v.inf.AddEventHandlerWithResyncPeriod(adaptHandler(handler), resyncPeriod))
+	return v.addHandler(handler, func(h kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error) {
+		return v.inf.AddEventHandlerWithResyncPeriod(h, resyncPeriod)
+	})
 }
 
 // AddEventHandlerWithOptions registers handler with options converted field
 // by field.
 func (v *informerView) AddEventHandlerWithOptions(handler clientgocache.ResourceEventHandler, options clientgocache.HandlerOptions) (clientgocache.ResourceEventHandlerRegistration, error) {
 	opts := kcache.HandlerOptions{Logger: options.Logger, ResyncPeriod: options.ResyncPeriod}
-	return v.wrapRegistration(v.inf.AddEventHandlerWithOptions(adaptHandler(handler), opts))
+	return v.addHandler(handler, func(h kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error) {
+		return v.inf.AddEventHandlerWithOptions(h, opts)
+	})
+}
+
+// addHandler registers the kcache adapter of handler through add and wraps
+// the registration. An error (kcache's refusal once the informer stopped)
+// names handler, the caller's value, where kcache's names the adapter, so
+// it reads as client-go's.
+func (v *informerView) addHandler(handler clientgocache.ResourceEventHandler, add func(kcache.ResourceEventHandler) (kcache.ResourceEventHandlerRegistration, error)) (clientgocache.ResourceEventHandlerRegistration, error) {
+	adapted := adaptHandler(handler)
+	reg, err := add(adapted)
+	if err != nil {
+		err = namedAfterCaller(err, adapted, handler)
+	}
+	return v.wrapRegistration(reg, err)
+}
+
+// namedAfterCaller returns err with the first rendering (%v) of adapted in
+// its message replaced by that of handler; err itself when the two render
+// alike or the message does not contain adapted's. kcache's errors of
+// AddEventHandler wrap nothing, so no chain is lost.
+func namedAfterCaller(err error, adapted kcache.ResourceEventHandler, handler clientgocache.ResourceEventHandler) error {
+	theirs, ours := fmt.Sprintf("%v", adapted), fmt.Sprintf("%v", handler)
+	if theirs == ours || !strings.Contains(err.Error(), theirs) {
+		return err
+	}
+	return errors.New(strings.Replace(err.Error(), theirs, ours, 1))
 }
 
 // RemoveEventHandler unregisters a registration this view (or another view
-// of the same informer) returned. Any other handle is the error kcache
+// of the same informer) returned, or the client-go registration of a
+// handler carried to this view (see carryHandlers). A registration of
+// another informer, a client-go one included, is nil and does nothing, as
+// in client-go. Any other handle, nil included, is the error client-go
 // gives for a handle that is not a registration.
 func (v *informerView) RemoveEventHandler(handle clientgocache.ResourceEventHandlerRegistration) error {
-	r, ok := handle.(registrationView)
-	if !ok {
-		return fmt.Errorf("invalid key type %t", handle)
+	if r, ok := handle.(registrationView); ok {
+		return v.inf.RemoveEventHandler(r.reg)
 	}
-	return v.inf.RemoveEventHandler(r.reg)
+	if isClientGoRegistration(handle) {
+		if r, ok := v.carried.get(handle); ok {
+			return v.inf.RemoveEventHandler(r.reg)
+		}
+		return nil
+	}
+	return fmt.Errorf("invalid key type %t", handle)
 }
 
 // GetStore returns the informer's cache as a client-go Store.
@@ -79,15 +120,16 @@ func (v *informerView) GetStore() clientgocache.Store { return IndexerView(v.inf
 // GetIndexer returns the informer's cache as a client-go Indexer.
 func (v *informerView) GetIndexer() clientgocache.Indexer { return IndexerView(v.inf.GetIndexer()) }
 
-// GetController returns a view of the informer's Controller.
+// GetController returns a view of the informer's Controller (see
+// controllerView.LastSyncResourceVersion for the feature gate it reads).
 func (v *informerView) GetController() clientgocache.Controller {
-	return controllerView{v.inf.GetController()}
+	return controllerView{c: v.inf.GetController(), ofInformer: true}
 }
 
-// AddIndexers adds index functions (before the informer starts, as kcache
-// requires).
+// AddIndexers hands indexers, the same map (see asKcacheIndexers), to the
+// kcache informer's AddIndexers.
 func (v *informerView) AddIndexers(indexers clientgocache.Indexers) error {
-	return v.inf.AddIndexers(toKcacheIndexers(indexers))
+	return v.inf.AddIndexers(asKcacheIndexers(indexers))
 }
 
 // Run runs the kcache informer until stopCh closes.

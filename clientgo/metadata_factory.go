@@ -46,7 +46,7 @@ func NewMetadataSharedInformerFactoryWithOptions(client metadata.Interface, defa
 
 // newMetadataFactory builds the factory; transform may be nil.
 func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, namespace string, tweak metadatainformer.TweakListOptionsFunc, transform clientgocache.TransformFunc) metadatainformer.SharedInformerFactory {
-	return &resourceInformerFactory{
+	return &metadataInformerFactory{resourceInformerFactory{
 		resync: defaultResync,
 		build: func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer {
 			resourceClient := client.Resource(gvr).Namespace(namespace)
@@ -57,5 +57,20 @@ func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, 
 			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &metav1.PartialObjectMetadata{}, "", resync, transform)
 			return genericInformer{inf, metadatalister.NewRuntimeObjectShim(metadatalister.New(inf.GetIndexer(), gvr))}
 		},
-	}
+	}}
+}
+
+// metadataInformerFactory is the factory the metadata constructors return:
+// the factory of informers by resource, plus the StartWithContext that
+// client-go's metadata factory has beside its interface (its dynamic one
+// has none, so resourceInformerFactory has none either).
+type metadataInformerFactory struct {
+	resourceInformerFactory
+}
+
+// StartWithContext starts every informer requested so far, each running
+// until ctx is done; informers requested later start with the next Start
+// or StartWithContext, and none once Shutdown was called.
+func (f *metadataInformerFactory) StartWithContext(ctx context.Context) {
+	f.set.start(func(inf clientgocache.SharedIndexInformer) { inf.RunWithContext(ctx) })
 }

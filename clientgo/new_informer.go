@@ -25,7 +25,7 @@ import (
 // does. So the Reflector streams (WatchList) or lists under the same
 // conditions as client-go's would.
 func NewSharedIndexInformer(lw clientgocache.ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration, indexers clientgocache.Indexers) clientgocache.SharedIndexInformer {
-	return InformerView(kcache.NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, toKcacheIndexers(indexers)))
+	return InformerView(kcache.NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, asKcacheIndexers(indexers)))
 }
 
 // NewSharedIndexInformerWithOptions is client-go's
@@ -35,7 +35,7 @@ func NewSharedIndexInformer(lw clientgocache.ListerWatcher, exampleObject runtim
 func NewSharedIndexInformerWithOptions(lw clientgocache.ListerWatcher, exampleObject runtime.Object, options clientgocache.SharedIndexInformerOptions) clientgocache.SharedIndexInformer {
 	return InformerView(kcache.NewSharedIndexInformerWithOptions(lw, exampleObject, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      options.ResyncPeriod,
-		Indexers:          toKcacheIndexers(options.Indexers),
+		Indexers:          asKcacheIndexers(options.Indexers),
 		ObjectDescription: options.ObjectDescription,
 	}))
 }

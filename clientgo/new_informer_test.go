@@ -180,37 +180,6 @@ func TestTheViewsWatchErrorHandlerGetsAClientGoReflectorNamedLikeKcaches(t *test
 	}
 }
 
-func TestRemoveEventHandlerOfTheViewAcceptsItsRegistrationsOnly(t *testing.T) {
-	view := NewSharedIndexInformer(&clientgocache.ListWatch{}, &corev1.Pod{}, 0, nil)
-	reference := clientgocache.NewSharedIndexInformer(&clientgocache.ListWatch{}, &corev1.Pod{}, 0, nil)
-	reg, err := view.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	foreign, _ := reference.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
-	// Each library accepts its own registrations (twice: the second time
-	// does nothing) and refuses the other's, and nil.
-	cases := []struct {
-		name            string
-		own, other      clientgocache.ResourceEventHandlerRegistration
-		wantOwnAccepted bool
-	}{
-		{"its own registration", reg, foreign, true},
-		{"its own registration again", reg, foreign, true},
-		{"the other library's registration", foreign, reg, false},
-		{"nil", nil, nil, false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			wantErr := reference.RemoveEventHandler(tc.other)
-			gotErr := view.RemoveEventHandler(tc.own)
-			if (gotErr == nil) != (wantErr == nil) || (gotErr == nil) != tc.wantOwnAccepted {
-				t.Errorf("RemoveEventHandler = %v, client-go gives %v", gotErr, wantErr)
-			}
-		})
-	}
-}
-
 func TestARegistrationThroughTheViewIsNamedAsClientGoNamesIt(t *testing.T) {
 	funcs := clientgocache.ResourceEventHandlerFuncs{AddFunc: func(interface{}) {}}
 	deleteOnly := clientgocache.ResourceEventHandlerFuncs{DeleteFunc: func(interface{}) {}}
@@ -221,6 +190,7 @@ func TestARegistrationThroughTheViewIsNamedAsClientGoNamesIt(t *testing.T) {
 		{"ResourceEventHandlerFuncs with an AddFunc", funcs},
 		{"ResourceEventHandlerFuncs with an UpdateFunc", clientgocache.ResourceEventHandlerFuncs{UpdateFunc: func(_, _ interface{}) {}}},
 		{"ResourceEventHandlerFuncs with an AddFunc and a DeleteFunc", clientgocache.ResourceEventHandlerFuncs{AddFunc: funcs.AddFunc, DeleteFunc: deleteOnly.DeleteFunc}},
+		{"nil", nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

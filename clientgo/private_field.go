@@ -19,15 +19,27 @@ import (
 // resulting settings here. Tests pin every field read, so a client-go
 // release that renames one fails them instead of silently losing a setting.
 func readPrivateField(ptr any, name string, dst any) bool {
+	field, ok := privateField(ptr, name)
+	out := reflect.ValueOf(dst)
+	if !ok || out.Kind() != reflect.Pointer || out.IsNil() || field.Type() != out.Elem().Type() {
+		return false
+	}
+	out.Elem().Set(field)
+	return true
+}
+
+// privateField returns field name of the struct ptr points to, readable
+// (Interface, MapRange) although unexported; ok is false when ptr is not a
+// non-nil pointer to a struct with such a field. The value must only be
+// read (see readPrivateField).
+func privateField(ptr any, name string) (reflect.Value, bool) {
 	v := reflect.ValueOf(ptr)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return false
+		return reflect.Value{}, false
 	}
 	field := v.Elem().FieldByName(name)
-	out := reflect.ValueOf(dst)
-	if !field.IsValid() || out.Kind() != reflect.Pointer || out.IsNil() || field.Type() != out.Elem().Type() {
-		return false
+	if !field.IsValid() {
+		return reflect.Value{}, false
 	}
-	out.Elem().Set(reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem())
-	return true
+	return reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem(), true
 }

@@ -27,6 +27,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		wrongType   int
 		resync      time.Duration
 		example     runtime.Object
+		onError     clientgocache.WatchErrorHandlerWithContext
 	)
 	cases := []struct {
 		name  string
@@ -42,6 +43,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
 		{"a typed informer's transform", informer, "transform", &transform, true},
 		{"a typed informer's example object", informer, "objectType", &example, true},
+		{"a typed informer's watch-error handler", informer, "watchErrorHandler", &onError, true},
 		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
 		{"a field of another type", factory, "namespace", &wrongType, false},
 		{"a missing field", factory, "noSuchField", &namespace, false},
@@ -56,5 +58,28 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 	}
 	if _, isPod := example.(*corev1.Pod); namespace != "ns" || lw == nil || !isPod {
 		t.Errorf("read namespace %q, ListerWatcher %v, example object %T", namespace, lw, example)
+	}
+}
+
+func TestTheHandlersAddedToAClientGoInformerAreReadAsAdded(t *testing.T) {
+	informer := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1().Pods().Informer()
+	handler := clientgocache.ResourceEventHandlerFuncs{AddFunc: func(interface{}) {}}
+	reg, err := informer.AddEventHandlerWithResyncPeriod(handler, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := informer.SetWatchErrorHandler(func(*clientgocache.Reflector, error) {}); err != nil {
+		t.Fatal(err)
+	}
+	handlers, onError, ok := installedHandlers(informer)
+	if !ok || len(handlers) != 1 || onError == nil {
+		t.Fatalf("installedHandlers = %v, watch-error handler set %v, ok %v", handlers, onError != nil, ok)
+	}
+	h := handlers[0]
+	if h.registration != reg || h.resync != time.Hour || h.logger.GetSink() == nil {
+		t.Errorf("read registration %v (want %v), resync %v, logger %v", h.registration, reg, h.resync, h.logger)
+	}
+	if _, isFuncs := h.handler.(clientgocache.ResourceEventHandlerFuncs); !isFuncs {
+		t.Errorf("read handler %T, want the ResourceEventHandlerFuncs added", h.handler)
 	}
 }

@@ -3,6 +3,7 @@ package clientgo
 import (
 	"context"
 
+	clientfeatures "k8s.io/client-go/features"
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
@@ -33,9 +34,11 @@ func (r registrationView) HasSyncedChecker() clientgocache.DoneChecker {
 	return r.reg.HasSyncedChecker()
 }
 
-// controllerView is the client-go face of a kcache Controller. Immutable.
+// controllerView is the client-go face of a kcache Controller; ofInformer
+// tells that c is what an informer's GetController returned. Immutable.
 type controllerView struct {
-	c kcache.Controller
+	c          kcache.Controller
+	ofInformer bool
 }
 
 // Run forwards.
@@ -50,8 +53,16 @@ func (c controllerView) HasSynced() bool { return c.c.HasSynced() }
 // HasSyncedChecker forwards.
 func (c controllerView) HasSyncedChecker() clientgocache.DoneChecker { return c.c.HasSyncedChecker() }
 
-// LastSyncResourceVersion forwards.
-func (c controllerView) LastSyncResourceVersion() string { return c.c.LastSyncResourceVersion() }
+// LastSyncResourceVersion forwards, except that the controller of an
+// informer answers "" while client-go's InformerResourceVersion feature gate
+// is off, as client-go's informer controllers do. The gate is read at each
+// call; the informer's own LastSyncResourceVersion does not depend on it.
+func (c controllerView) LastSyncResourceVersion() string {
+	if c.ofInformer && !clientfeatures.FeatureGates().Enabled(clientfeatures.InformerResourceVersion) {
+		return ""
+	}
+	return c.c.LastSyncResourceVersion()
+}
 
 // ControllerView returns a kcache Controller (from kcache.New or
 // kcache.NewInformer) as client-go's cache.Controller. A nil c gives nil.
@@ -59,5 +70,5 @@ func ControllerView(c kcache.Controller) clientgocache.Controller {
 	if c == nil {
 		return nil
 	}
-	return controllerView{c}
+	return controllerView{c: c}
 }

@@ -71,25 +71,54 @@ type kcacheTypedFactory struct {
 }
 
 // InformerFor returns the factory's informer of obj's type, building it the
-// first time: newFunc makes client-go's informer (never run), whose
-// ListerWatcher, Indexers and object description a kcache informer takes
-// over. An informer newFunc builds that is already a view is used as is;
-// one that is neither a view nor client-go's own type is used as is too
-// (it is then not a kcache informer).
+// first time: newFunc makes client-go's informer (never run), which a
+// kcache informer takes over (see takeOverNewFuncsInformer). An informer
+// newFunc builds that is already a view is used as is; one that is neither
+// a view nor client-go's own type is used as is too (it is then not a
+// kcache informer).
 func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
-		built := newFunc(f.client, resync)
-		inf, ok := kcacheTakeover(built, obj, resync)
-		if !ok {
-			inf = built
-		}
+		inf := takeOverNewFuncsInformer(newFunc(f.client, resync), obj, resync)
 		if transform != nil && inf != nil {
 			// NB: as client-go's factory, on whatever informer newFunc built.
 			_ = inf.SetTransform(transform)
 		}
 		return inf
 	})
+}
+
+// takeOverNewFuncsInformer returns the kcache informer that takes over
+// built, the informer a newFunc returned: its ListerWatcher, example
+// object, Indexers, description, resync and transform (kcacheTakeover), and
+// the event handlers and watch-error handler newFunc installed on it
+// (carryHandlers), as client-go's factory would have run built with them.
+// built itself is returned when there is nothing to take over, or when its
+// handlers cannot be read (a client-go version this package does not
+// support): client-go's informer then runs as client-go's factory would.
+// Under client-go v0.37, whose typed constructors (the generated accessors'
+// newFuncs) return their informer in a typed wrapper, the kcache informer
+// comes back in a wrapper of the same type (see clientGoTypedWrapper).
+func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) clientgocache.SharedIndexInformer {
+	if wrapped, rewrap, isWrapper := clientGoTypedWrapper(built); isWrapper {
+		inf := takeOverNewFuncsInformer(wrapped, obj, resync)
+		if inf == wrapped {
+			return built // nothing was taken over
+		}
+		return rewrap(inf)
+	}
+	inf, ok := kcacheTakeover(built, obj, resync)
+	if !ok {
+		return built
+	}
+	view, isFresh := inf.(*informerView)
+	if !isFresh || inf == built {
+		return inf
+	}
+	if !carryHandlers(built, view) {
+		return built
+	}
+	return inf
 }
 
 // settingsFor asks the client-go settings factory which resync period and
@@ -104,10 +133,13 @@ func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, cli
 }
 
 // kcacheTakeover builds the kcache counterpart of built, a client-go informer
-// fresh from its constructor, with built's ListerWatcher, Indexers, object
-// description, default resync (newFunc may have chosen another than the
-// factory's resync, which is the fallback) and transform. ok is false when built is not
-// client-go's informer type (nothing to take over).
+// fresh from its constructor, with built's ListerWatcher, example object
+// (obj, the type asked for, is the fallback: newFunc may build an informer
+// of another type, whose objects client-go's reflector then expects),
+// Indexers, object description, default resync (newFunc may have chosen
+// another than the factory's resync, which is the fallback) and transform.
+// ok is false when built is not client-go's informer type (nothing to take
+// over).
 func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
 	if _, isView := KcacheInformer(built); isView {
 		return built, true
@@ -117,11 +149,15 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	if built == nil || !readPrivateField(built, "listerWatcher", &lw) || lw == nil {
 		return nil, false
 	}
+	var example runtime.Object
+	if readPrivateField(built, "objectType", &example) && example != nil {
+		obj = example
+	}
 	readPrivateField(built, "objectDescription", &description)
 	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
 	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      resync,
-		Indexers:          toKcacheIndexers(built.GetIndexer().GetIndexers()),
+		Indexers:          asKcacheIndexers(built.GetIndexer().GetIndexers()),
 		ObjectDescription: description,
 	}))
 	// NB: a transform newFunc set stays unless the factory has its own
