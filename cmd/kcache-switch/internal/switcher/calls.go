@@ -38,7 +38,7 @@ func (st *fileState) planCall(sel *ast.SelectorExpr, ii *importInfo) {
 		}
 		return
 	}
-	if ok, reason := st.rs.status(m, ii.obj.Imported()); !ok {
+	if ok, reason := st.rs.status(m); !ok {
 		st.note(sel.Pos(), fmt.Sprintf("%s %s.%s not switched: %s", m.what, ii.name, sel.Sel.Name, reason))
 		return
 	}

@@ -56,8 +56,27 @@ func modChanges(old, new []byte) []string {
 		}
 		return []string{"go.mod rewritten"}
 	}
-	before, after := modLines(of), modLines(nf)
+	was := map[string]string{}
+	for _, r := range of.Require {
+		was[r.Mod.Path] = r.Mod.Version
+	}
+	is := map[string]bool{}
 	var out []string
+	for _, r := range nf.Require {
+		is[r.Mod.Path] = true
+		switch v, ok := was[r.Mod.Path]; {
+		case !ok:
+			out = append(out, "require "+r.Mod.Path+" "+r.Mod.Version)
+		case v != r.Mod.Version:
+			out = append(out, "require "+r.Mod.Path+" "+v+" → "+r.Mod.Version)
+		}
+	}
+	for _, r := range of.Require {
+		if !is[r.Mod.Path] {
+			out = append(out, "drop require "+r.Mod.Path+" "+r.Mod.Version)
+		}
+	}
+	before, after := replaceLines(of), replaceLines(nf)
 	for _, l := range after {
 		if !contains(before, l) {
 			out = append(out, l)
@@ -71,11 +90,8 @@ func modChanges(old, new []byte) []string {
 	return out
 }
 
-func modLines(f *modfile.File) []string {
+func replaceLines(f *modfile.File) []string {
 	var out []string
-	for _, r := range f.Require {
-		out = append(out, "require "+r.Mod.Path+" "+r.Mod.Version)
-	}
 	for _, r := range f.Replace {
 		old := r.Old.Path
 		if r.Old.Version != "" {

@@ -73,10 +73,10 @@ func (rs *ruleset) call(path, name string) (mapping, bool) {
 }
 
 // targetPaths returns every package a rule of this direction may need,
-// given the packages the module imports: the whole-import targets, the
-// to-packages of call rows and patterns whose from-package is imported,
-// and controller-runtime's cache package and clientgo for the option
-// rules.
+// given the packages the module imports: the whole-import targets, both
+// sides of the call rows and patterns whose from-package is imported (so
+// that their types come from one load and compare), and
+// controller-runtime's cache package and clientgo for the option rules.
 func (rs *ruleset) targetPaths(imported map[string]bool) []string {
 	set := map[string]bool{kcacheClientgoPath: true}
 	for from, to := range rs.imports {
@@ -86,7 +86,7 @@ func (rs *ruleset) targetPaths(imported map[string]bool) []string {
 	}
 	for _, m := range rs.calls {
 		if imported[m.from.Path] {
-			set[m.to.Path] = true
+			set[m.from.Path], set[m.to.Path] = true, true
 		}
 	}
 	for path := range imported {
@@ -96,7 +96,7 @@ func (rs *ruleset) targetPaths(imported map[string]bool) []string {
 				re, tmpl = p.ToPathRe, p.FromPathTmpl
 			}
 			if m := re.FindStringSubmatchIndex(path); m != nil {
-				set[string(re.ExpandString(nil, tmpl, path, m))] = true
+				set[path], set[string(re.ExpandString(nil, tmpl, path, m))] = true, true
 			}
 		}
 		if path == crManagerPath || path == crClusterPath || path == crRootPath {
@@ -111,16 +111,16 @@ func (rs *ruleset) targetPaths(imported map[string]bool) []string {
 	return out
 }
 
-// status tells whether m can be applied where from's package is fromPkg:
-// to must exist in the module's build with from's very type. reason says
-// why not.
-func (rs *ruleset) status(m mapping, fromPkg *types.Package) (ok bool, reason string) {
-	fromObj := fromPkg.Scope().Lookup(m.from.Name)
-	toPkg := rs.targets[m.to.Path]
-	var toObj types.Object
-	if toPkg != nil {
-		toObj = toPkg.Scope().Lookup(m.to.Name)
+// status tells whether m can be applied: to must exist in the module's
+// build with from's very type. reason says why not.
+func (rs *ruleset) status(m mapping) (ok bool, reason string) {
+	lookup := func(r ref) types.Object {
+		if p := rs.targets[r.Path]; p != nil {
+			return p.Scope().Lookup(r.Name)
+		}
+		return nil
 	}
+	fromObj, toObj, toPkg := lookup(m.from), lookup(m.to), rs.targets[m.to.Path]
 	switch {
 	case toObj != nil && fromObj != nil && types.Identical(fromObj.Type(), toObj.Type()):
 		return true, ""

@@ -48,7 +48,7 @@ func (v *verifier) fallForErrors(res *loadResult, bad map[string][]string) bool 
 	fell := false
 	for _, file := range sortedKeys(bad) {
 		if p := v.plans[file]; p != nil && !p.empty() {
-			v.fall(file, "with the rewrite it does not type-check: "+v.relative(bad[file][0]))
+			v.fall(file, "with the rewrite it does not type-check (position in the rewritten file): "+v.relative(bad[file][0]))
 			fell = true
 		}
 	}
