@@ -50,16 +50,21 @@ type hazard struct {
 }
 
 // findHazards returns the hazards of the rewritten program; switched
-// tells which files switch a whole import.
+// tells which files switch a whole import. A tombstone assertion is
+// checked against the registrations of the packages a handler defined
+// next to it can reach: its own, those it imports and those importing it,
+// transitively.
 func findHazards(res *loadResult, root string, switched map[string]bool) []hazard {
 	regs, tombs := scanSites(res, root)
+	graph := newImportGraph(res)
 	var out []hazard
 	for _, t := range tombs {
 		if !switched[t.file] {
 			continue
 		}
+		related := graph.related(t.pkg)
 		for _, r := range regs {
-			if r.lib != "" && r.lib != t.lib {
+			if r.lib != "" && r.lib != t.lib && related[r.pkg] {
 				out = append(out, hazard{t.file, fmt.Sprintf("asserts %s's DeletedFinalStateUnknown (%s) while handlers are registered on %s-typed informers (%s), which deliver %s's tombstone",
 					t.lib, t.rel, r.lib, r.rel, r.lib)})
 				break
@@ -195,4 +200,50 @@ func tombstoneLib(t types.Type) string {
 		return ""
 	}
 	return libraryOf(n.Obj().Pkg().Path())
+}
+
+// importGraph is the import graph of the module's packages (test variants
+// merged into their package).
+type importGraph struct {
+	imports, importedBy map[string][]string
+}
+
+func newImportGraph(res *loadResult) importGraph {
+	g := importGraph{imports: map[string][]string{}, importedBy: map[string][]string{}}
+	main := map[string]bool{}
+	for _, p := range res.Pkgs {
+		if p.Module != nil && p.Module.Main {
+			main[p.PkgPath] = true
+		}
+	}
+	for _, p := range res.Pkgs {
+		if !main[p.PkgPath] {
+			continue
+		}
+		for path := range p.Imports {
+			if main[path] && path != p.PkgPath {
+				g.imports[p.PkgPath] = append(g.imports[p.PkgPath], path)
+				g.importedBy[path] = append(g.importedBy[path], p.PkgPath)
+			}
+		}
+	}
+	return g
+}
+
+// related returns pkg, the packages it imports and the packages importing
+// it, transitively.
+func (g importGraph) related(pkg string) map[string]bool {
+	out := map[string]bool{pkg: true}
+	for _, edges := range []map[string][]string{g.imports, g.importedBy} {
+		seen := map[string]bool{pkg: true}
+		for queue := []string{pkg}; len(queue) > 0; queue = queue[1:] {
+			for _, q := range edges[queue[0]] {
+				if !seen[q] {
+					seen[q], out[q] = true, true
+					queue = append(queue, q)
+				}
+			}
+		}
+	}
+	return out
 }
