@@ -87,16 +87,16 @@ func (m *modSetup) askForward(f *modfile.File, opts Options) ([]byte, error) {
 		m.asked = append(m.asked, "require "+kcachePath+" "+opts.Require)
 	}
 	if opts.Replace != "" {
-		if err := f.AddReplace(kcachePath, "", opts.Replace, ""); err != nil {
-			return nil, err
-		}
-		m.asked = append(m.asked, "replace "+kcachePath+" => "+opts.Replace)
 		if !requires(f, kcachePath) {
 			if err := f.AddRequire(kcachePath, zeroVersion); err != nil {
 				return nil, err
 			}
 			m.asked = append(m.asked, "require "+kcachePath+" "+zeroVersion)
 		}
+		if err := f.AddReplace(kcachePath, "", opts.Replace, ""); err != nil {
+			return nil, err
+		}
+		m.asked = append(m.asked, "replace "+kcachePath+" => "+opts.Replace)
 	}
 	f.Cleanup()
 	return f.Format()

@@ -50,11 +50,12 @@ type hazard struct {
 }
 
 // findHazards returns the hazards of the rewritten program; switched
-// tells which files switch a whole import. A tombstone assertion is
-// checked against the registrations of the packages a handler defined
-// next to it can reach: its own, those it imports and those importing it,
+// tells which files switch a whole import; crossLibrary asks for the
+// cross-library registrations too. A tombstone assertion is checked
+// against the registrations of the packages a handler defined next to it
+// can reach: its own, those it imports and those importing it,
 // transitively.
-func findHazards(res *loadResult, root string, switched map[string]bool) []hazard {
+func findHazards(res *loadResult, root string, switched map[string]bool, crossLibrary bool) []hazard {
 	regs, tombs := scanSites(res, root)
 	graph := newImportGraph(res)
 	var out []hazard
@@ -72,7 +73,7 @@ func findHazards(res *loadResult, root string, switched map[string]bool) []hazar
 		}
 	}
 	for _, r := range regs {
-		if r.lib == "" || r.arg == "" || r.lib == r.arg {
+		if !crossLibrary || r.lib == "" || r.arg == "" || r.lib == r.arg {
 			continue
 		}
 		reason := fmt.Sprintf("registers a %s handler on a %s informer (%s): its tombstones would not be the ones it tests for", r.arg, r.lib, r.rel)

@@ -81,15 +81,17 @@ func (v *verifier) run() (*loadResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		if bad := v.newErrors(res); len(bad) > 0 {
-			if !v.fallForErrors(res, bad) {
-				return nil, fmt.Errorf("the rewritten module does not type-check and no rewrite is left to undo: %s", v.relative(firstError(bad)))
-			}
-			continue
-		}
-		hz := findHazards(res, v.root, v.switchedFiles())
-		if len(hz) == 0 {
+		bad := v.newErrors(res)
+		// NB: a tombstone hazard only grows as other plans fall (they leave
+		// more client-go-typed informers), so it is acted on together with
+		// the errors, saving a load; a cross-library registration may go
+		// away with them, so it waits for a program without errors.
+		hz := findHazards(res, v.root, v.switchedFiles(), len(bad) == 0)
+		if len(bad) == 0 && len(hz) == 0 {
 			return res, nil
+		}
+		if len(bad) > 0 && !v.fallForErrors(res, bad) {
+			return nil, fmt.Errorf("the rewritten module does not type-check and no rewrite is left to undo: %s", v.relative(firstError(bad)))
 		}
 		for _, h := range hz {
 			if p := v.plans[h.file]; p != nil && p.level == levelImport {
