@@ -327,7 +327,9 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 // whose newest queued delta is already a deletion gets nothing more.
 //
 // A key error is returned as is and stops the call; a transformer error is
-// returned as "couldn't enqueue object: ..."; in both cases the objects
+// returned as "couldn't enqueue object: ...", its text only, not wrapped
+// (errors.Is does not find it), as in client-go, whose RealFIFO wraps it;
+// in both cases the objects
 // before it stay queued and no deletions are made. The first successful
 // Replace before any Add/Update/Delete makes every key then queued the
 // initial population.
@@ -377,7 +379,8 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 		}
 		listed[key] = struct{}{}
 		if err := f.queueTransformedLocked(key, f.replacedType, obj, transformer); err != nil {
-			return fmt.Errorf("couldn't enqueue object: %w", err)
+			// NB: %v, not %w: client-go's DeltaFIFO formats the cause.
+			return fmt.Errorf("couldn't enqueue object: %v", err)
 		}
 	}
 	f.tombstoneQueuedLocked(listed)

@@ -20,7 +20,7 @@ type Indexer interface {
 	// ByIndex returns the objects that have indexedValue in the named index.
 	ByIndex(indexName, indexedValue string) ([]interface{}, error)
 	// IndexKeys returns the storage keys of the objects that have
-	// indexedValue in the named index.
+	// indexedValue in the named index, sorted.
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	// Index returns the objects that share at least one value of the named
 	// index with obj.
@@ -28,10 +28,12 @@ type Indexer interface {
 	// ListIndexFuncValues returns every value present in the named index.
 	ListIndexFuncValues(indexName string) []string
 
-	// GetIndexers returns the index functions by index name.
+	// GetIndexers returns the index functions by index name: the Indexers
+	// map the store was given, not a copy (nil when it was given nil).
 	GetIndexers() Indexers
-	// AddIndexers registers more indices and fills them from the objects
-	// already stored. A name already in use is an error.
+	// AddIndexers adds newIndexers to that map, registers their indices
+	// and fills them from the objects already stored. A name already in
+	// use is an error.
 	AddIndexers(newIndexers Indexers) error
 }
 
@@ -126,9 +128,16 @@ type valueIndex struct {
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
 // for concurrent use: the threadSafeMap's lock guards it.
 type storeIndices struct {
-	// indexers is every registered IndexFunc by name.
+	// indexers is the Indexers map the store was given, kept as given, as
+	// client-go keeps it: GetIndexers returns it and AddIndexers adds to
+	// it (making one when the store was given nil). The caller may write
+	// to it too; see index_registry.go for when such entries take effect.
 	indexers Indexers
-	// byName maps each index name to its index.
+	// byName maps each registered index name to its index: the entries of
+	// indexers as of construction, AddIndexers and the last Replace, and
+	// those built since on a read (see index_registry.go). An entry with a
+	// nil IndexFunc is registered (a write that indexes panics, as in
+	// client-go) but reads as no index.
 	byName map[string]*valueIndex
 	// ordered lists the same indices as byName, for cheap iteration on the
 	// write path.
@@ -156,10 +165,10 @@ type storeIndices struct {
 }
 
 // newStoreIndices returns indices for the given indexers, all empty, over
-// the records recs.
+// the records recs. It keeps indexers itself, not a copy.
 func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
 	ix := storeIndices{
-		indexers: make(Indexers, len(indexers)),
+		indexers: indexers,
 		byName:   make(map[string]*valueIndex, len(indexers)),
 		recs:     recs,
 		trusted:  true,
@@ -170,10 +179,10 @@ func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
 	return ix
 }
 
-// register adds an empty index; the caller has checked the name is free.
+// register adds an empty index of fn under name, a name no index is
+// registered under; it does not write to indexers.
 func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
-	ix.indexers[name] = fn
 	ix.byName[name] = vi
 	ix.ordered = append(ix.ordered, vi)
 	return vi
@@ -187,15 +196,6 @@ func (ix *storeIndices) clear() {
 	}
 	ix.pending = nil
 	ix.trusted, ix.writing = true, false
-}
-
-// listed returns the index whose values ListIndexFuncValues lists under
-// name: a registered one, or pending content; nil when there is neither.
-func (ix *storeIndices) listed(name string) *valueIndex {
-	if vi := ix.byName[name]; vi != nil {
-		return vi
-	}
-	return ix.pending[name]
 }
 
 // add records id under every value of obj, its object, in every index. An
@@ -220,18 +220,10 @@ func (ix *storeIndices) remove(id int32, obj interface{}) {
 	ix.endWrite()
 }
 
-// get returns the index called name, or an error naming it.
-func (ix *storeIndices) get(name string) (*valueIndex, error) {
-	vi := ix.byName[name]
-	if vi == nil {
-		return nil, fmt.Errorf("Index with name %s does not exist", name)
-	}
-	return vi, nil
-}
-
-// addIndexers registers new indices and fills them from the stored
-// records. A name that is already registered is an error, and then nothing
-// is added.
+// addIndexers adds newIndexers to indexers (the caller's map; a new one
+// when the store was given nil) and registers and fills their indices from
+// the stored records. A name indexers already has is an error, and then
+// nothing is added.
 func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	var conflicts []string
 	for name := range newIndexers {
@@ -242,13 +234,19 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	if len(conflicts) > 0 {
 		return fmt.Errorf("indexer conflict: %v", sets.New(conflicts...))
 	}
+	if ix.indexers == nil && len(newIndexers) > 0 {
+		// NB: client-go panics here (assignment to entry in nil map); with
+		// nothing to add it keeps the map nil, and so does this.
+		ix.indexers = make(Indexers, len(newIndexers))
+	}
 	ix.beginWrite()
 	// NB: every name is registered before any is filled, so an IndexFunc
 	// that panics while filling leaves them all registered, as in
 	// client-go.
 	added := make([]*valueIndex, 0, len(newIndexers))
 	for name, fn := range newIndexers {
-		added = append(added, ix.registerPending(name, fn))
+		ix.indexers[name] = fn
+		added = append(added, ix.registerFilling(name, fn))
 	}
 	for _, vi := range added {
 		ix.recs.forEachStored(vi.add)
@@ -256,6 +254,18 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 	// NB: not deferred: a panic must leave the write unfinished.
 	ix.endWrite()
 	return nil
+}
+
+// registerFilling returns the index to fill with fn under name, a name
+// indexers lacks: the one still registered under it (the caller deleted
+// it from indexers since), which client-go fills on top of what it holds,
+// or a new one.
+func (ix *storeIndices) registerFilling(name string, fn IndexFunc) *valueIndex {
+	if vi := ix.byName[name]; vi != nil {
+		vi.indexFunc, vi.byNamespace = fn, isMetaNamespaceIndexFunc(fn)
+		return vi
+	}
+	return ix.registerPending(name, fn)
 }
 
 // registerPending registers an index of name, a free name, taking over the

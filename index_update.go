@@ -25,7 +25,10 @@ package cache
 // IndexFuncs and objects not changed in place: every stored object has been
 // through every IndexFunc without one. Indices are processed one by one, in
 // the same order either way, so a panicking IndexFunc leaves the earlier
-// ones moved and the later ones untouched, as in client-go.
+// ones moved and the later ones untouched, as in client-go. An IndexFunc
+// that reuses its result slice is read as client-go reads it (see
+// changeFromOld), except on the update where it grows that slice in one
+// append.
 
 // newIndexValues is one index's values of a new object: values as the
 // IndexFunc returned them, or, when byNamespace, the one namespace the index
@@ -107,7 +110,7 @@ func (vi *valueIndex) change(id int32, oldObj, newObj interface{}) {
 // object's, computed already.
 func (vi *valueIndex) changeTo(id int32, oldObj interface{}, newValues *newIndexValues) {
 	if !newValues.byNamespace {
-		vi.changeValues(id, vi.valuesOf(id, oldObj), newValues.values)
+		vi.changeFromOld(id, oldObj, newValues.values)
 		return
 	}
 	if oldNamespace, ok := vi.namespaceOf(oldObj); ok {
@@ -117,6 +120,42 @@ func (vi *valueIndex) changeTo(id int32, oldObj interface{}, newValues *newIndex
 	// NB: an old object without metadata: MetaNamespaceIndexFunc's own
 	// error on it (a panic) is client-go's outcome.
 	vi.changeValues(id, vi.valuesOf(id, oldObj), []string{newValues.namespace})
+}
+
+// keptValuesMax is how many values changeFromOld keeps on the stack; a
+// longer result is copied to the heap.
+const keptValuesMax = 8
+
+// changeFromOld moves id from the values of oldObj to newValues, the
+// values the IndexFunc returned for the new object before this call, with
+// client-go's outcome even for an IndexFunc that returns one slice it
+// overwrites on every call.
+//
+// NB: client-go calls the IndexFunc on the old object and then on the new
+// one, and reads both results after; here the new object's call came
+// first. So newValues is copied before the old object's call can overwrite
+// it, and when the two results share their array (the function reuses its
+// slice), the old values are read as client-go reads them: the call on the
+// new object that comes second there has overwritten their first elements
+// with its own (see asReadAfterNewCall).
+func (vi *valueIndex) changeFromOld(id int32, oldObj interface{}, newValues []string) {
+	var keptNew, rereadOld [keptValuesMax]string
+	kept := append(keptNew[:0], newValues...)
+	oldValues := vi.valuesOf(id, oldObj)
+	if len(oldValues) > 0 && len(newValues) > 0 && &oldValues[0] == &newValues[0] {
+		oldValues = asReadAfterNewCall(rereadOld[:0], oldValues, kept)
+	}
+	vi.changeValues(id, oldValues, kept)
+}
+
+// asReadAfterNewCall appends to dst oldValues as they read once an
+// IndexFunc that writes its result into the same array from its start has
+// returned newValues: newValues' elements first, as far as oldValues
+// reaches, then the rest of oldValues.
+func asReadAfterNewCall(dst, oldValues, newValues []string) []string {
+	n := min(len(oldValues), len(newValues))
+	dst = append(dst, newValues[:n]...)
+	return append(dst, oldValues[n:]...)
 }
 
 // changeNamespace is change for MetaNamespaceIndexFunc's index when both

@@ -84,8 +84,13 @@ func NewTransformingIndexerInformer(lw ListerWatcher, objType runtime.Object, re
 // NewInformerWithOptions returns a store and the controller that fills it
 // as options say and tells options.Handler about every change. Only read
 // from the store: writing to it would make the notifications wrong. The
-// store is an Indexer keyed by DeletionHandlingMetaNamespaceKeyFunc.
+// store is an Indexer keyed by DeletionHandlingMetaNamespaceKeyFunc; its
+// GetIndexers is options.Indexers, or an empty map when that is nil, as
+// NewStore's (NewIndexerInformer keeps a nil one nil), as in client-go.
 func NewInformerWithOptions(options InformerOptions) (Store, Controller) {
+	if options.Indexers == nil {
+		options.Indexers = Indexers{}
+	}
 	return newIndexerInformer(options)
 }
 

@@ -84,9 +84,7 @@ func (s *sharedIndexInformer) status() InformerStatus {
 		Objects:    storedCount(s.indexer),
 		Handlers:   s.processor.handlerStatuses(),
 	}
-	for name := range s.indexer.GetIndexers() {
-		st.Indices = append(st.Indices, IndexStatus{Name: name, Values: len(s.indexer.ListIndexFuncValues(name))})
-	}
+	st.Indices = indexStatuses(s.indexer)
 	slices.SortFunc(st.Indices, func(a, b IndexStatus) int { return strings.Compare(a.Name, b.Name) })
 	s.startedMu.Lock()
 	st.Started = s.started
@@ -115,6 +113,33 @@ func (p *sharedProcessor) handlerStatuses() []HandlerStatus {
 			SlowestDelivery: time.Duration(l.stats.slowestNanos.Load()),
 			HasSynced:       l.HasSynced(),
 		})
+	}
+	return out
+}
+
+// indexStatuses lists the indices of indexer with their value counts. A
+// store of this package answers under its lock, from the indices it keeps:
+// its Indexers map is the caller's, which an AddIndexers may write to
+// meanwhile, so ranging over GetIndexers could meet a concurrent write.
+func indexStatuses(indexer Indexer) []IndexStatus {
+	if listed, ok := indexer.(interface{ indexStatuses() []IndexStatus }); ok {
+		return listed.indexStatuses()
+	}
+	var out []IndexStatus
+	for name := range indexer.GetIndexers() {
+		out = append(out, IndexStatus{Name: name, Values: len(indexer.ListIndexFuncValues(name))})
+	}
+	return out
+}
+
+// indexStatuses lists the registered indices and how many values each
+// holds, under m's read lock.
+func (m *threadSafeMap) indexStatuses() []IndexStatus {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	out := make([]IndexStatus, 0, len(m.indices.ordered))
+	for _, vi := range m.indices.ordered {
+		out = append(out, IndexStatus{Name: vi.name, Values: len(vi.byValue)})
 	}
 	return out
 }

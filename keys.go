@@ -33,7 +33,8 @@ type KeyError struct {
 
 // MetaNamespaceKeyFunc is the usual KeyFunc for API objects: "namespace/name"
 // for namespaced objects, "name" for cluster-scoped ones (empty namespace).
-// An ExplicitKey is its own key; anything without object metadata is an
+// An ExplicitKey is its own key, kcache's or client-go's (from client-go
+// code in the same program); anything else without object metadata is an
 // error. ObjectToName gives the same name in structured form.
 func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if key, ok := obj.(ExplicitKey); ok {
@@ -41,6 +42,10 @@ func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	}
 	m, err := meta.Accessor(obj)
 	if err != nil {
+		// NB: asked only here, so objects with metadata never pay for it.
+		if key, ok := foreignExplicitKey(obj); ok {
+			return key, nil
+		}
 		return "", fmt.Errorf("object has no meta: %v", err)
 	}
 	return namespacedKey(m.GetNamespace(), m.GetName()), nil
@@ -49,7 +54,8 @@ func MetaNamespaceKeyFunc(obj interface{}) (string, error) {
 // DeletionHandlingMetaNamespaceKeyFunc checks for DeletedFinalStateUnknown
 // objects before calling MetaNamespaceKeyFunc: a tombstone's key is the key
 // it carries. client-go's DeletedFinalStateUnknown (from a client-go
-// informer in the same program) is recognised too.
+// informer in the same program) is recognised too, as is client-go's
+// ExplicitKey (see MetaNamespaceKeyFunc).
 func DeletionHandlingMetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	if tombstone, ok := obj.(DeletedFinalStateUnknown); ok {
 		return tombstone.Key, nil

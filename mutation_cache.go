@@ -172,7 +172,7 @@ func (c *mutationCache) ByIndex(indexName, indexKey string) ([]interface{}, erro
 // appendIndexedMutations appends the recorded mutations whose key is not in
 // skip and whose indexName values include indexKey.
 func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Set[string], indexName, indexKey string) []interface{} {
-	indexFunc := c.indexer.GetIndexers()[indexName]
+	indexFunc := indexFuncNamed(c.indexer, indexName)
 	if indexFunc == nil {
 		return items
 	}
@@ -196,6 +196,17 @@ func (c *mutationCache) appendIndexedMutations(items []interface{}, skip sets.Se
 		items = append(items, obj)
 	}
 	return items
+}
+
+// indexFuncNamed returns the function indexer's Indexers map has under
+// name, as GetIndexers()[name] does; for a store of this package it looks
+// it up under the store's lock, since the map is the caller's and an
+// AddIndexers may be writing to it meanwhile.
+func indexFuncNamed(indexer Indexer, name string) IndexFunc {
+	if locked, ok := indexer.(interface{ indexFuncNamed(string) IndexFunc }); ok {
+		return locked.indexFuncNamed(name)
+	}
+	return indexer.GetIndexers()[name]
 }
 
 // newest returns the recorded mutation under key when it is an object
@@ -247,23 +258,33 @@ func (c *mutationCache) Mutation(obj interface{}) {
 }
 
 // recordedIsNewerLocked reports whether the mutation recorded under key is
-// an object strictly newer than obj, or a deletion recorded by OnDelete
-// (which an incoming object never replaces, though it panics when either
-// resource version is not an integer; obj's is parsed first, so its error
-// is the one reported when both fail, as in client-go). c.mu must be held.
+// to be kept over obj: an object strictly newer than obj, or a deletion
+// recorded by OnDelete, which only an object of another UID with a strictly
+// greater resource version replaces (a new object under the same name), as
+// in client-go v0.37.2. It panics when either resource version is not an
+// integer; obj's is parsed first, so its error is the one reported when
+// both fail, as in client-go. c.mu must be held.
 func (c *mutationCache) recordedIsNewerLocked(key string, obj interface{}) bool {
 	incoming, isObject := obj.(runtime.Object)
 	if !isObject {
 		return false
 	}
 	existing, ok := c.recordedObjectLocked(key)
-	if ok && isMutationTombstone(existing) {
-		// NB: the versions are still compared, so that an unparsable one
-		// panics as in client-go v0.37.
-		c.versions.CompareResourceVersion(incoming, existing)
-		return true
+	if !ok {
+		return false
 	}
-	return ok && c.versions.CompareResourceVersion(incoming, existing) < 0
+	order := c.versions.CompareResourceVersion(incoming, existing)
+	if isMutationTombstone(existing) {
+		return order <= 0 || sameUID(incoming, existing)
+	}
+	return order < 0
+}
+
+// sameUID reports whether a and b, objects with metadata, have one UID.
+func sameUID(a, b runtime.Object) bool {
+	am, aErr := meta.Accessor(a)
+	bm, bErr := meta.Accessor(b)
+	return aErr == nil && bErr == nil && am.GetUID() == bm.GetUID()
 }
 
 // ResourceVersionComparator orders two versions of the same object:

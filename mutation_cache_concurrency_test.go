@@ -70,3 +70,29 @@ func TestMutationCacheConcurrentMutationsNeverReplaceANewerOne(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationCacheByIndexWithIncludeAddsRacesNoAddIndexersOnItsIndexer
+// reads ByIndex with includeAdds (which looks up the index's function in
+// the indexer's Indexers map) while AddIndexers writes to that map: the
+// lookup is made under the store's lock, so the race detector finds no
+// race and the map is never read during a write.
+func TestMutationCacheByIndexWithIncludeAddsRacesNoAddIndexersOnItsIndexer(t *testing.T) {
+	f := newMutationFixture(true)
+	f.cache.Mutation(mutatedPod("only-recorded", "5", "x"))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 200; i++ {
+			if err := f.backing.AddIndexers(Indexers{"added-" + strconv.Itoa(i): byLabelL}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := 0; i < 200; i++ {
+		if _, err := f.cache.ByIndex("by", "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+}

@@ -80,12 +80,17 @@ func (c *mutationCache) OnAddOrUpdate(obj runtime.Object) {
 	}
 }
 
-// OnDelete records, for the TTL, that obj was deleted, replacing whatever
-// was recorded under its key. While the backing store still holds an older
-// version, GetByKey and ByIndex return the deletion record (a
+// OnDelete records, for the TTL, that obj was deleted, replacing what was
+// recorded under its key, except a recorded object or deletion of another
+// UID with a strictly greater resource version (obj is then an older
+// object of that name, gone before the recorded one was written), as in
+// client-go v0.37.2; comparing panics when a resource version is not an
+// integer, obj's parsed first. While the backing store still holds an
+// older version, GetByKey and ByIndex return the deletion record (a
 // runtime.Object with obj's namespace, name, resource version and UID)
-// instead; Mutation does not replace it; an OnAddOrUpdate at least as new
-// drops it. An object without metadata is ignored.
+// instead; Mutation replaces it only with an object of another UID and a
+// greater resource version; an OnAddOrUpdate at least as new drops it. An
+// object without metadata is ignored.
 func (c *mutationCache) OnDelete(obj runtime.Object) {
 	accessor, err := meta.Accessor(obj)
 	if err != nil {
@@ -103,7 +108,22 @@ func (c *mutationCache) OnDelete(obj runtime.Object) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.recordedOutlivesDeletionLocked(key, obj) {
+		return
+	}
 	c.recent.Add(key, deleted, c.ttl)
+}
+
+// recordedOutlivesDeletionLocked reports whether the object or deletion
+// recorded under key is of another UID than deleted and has a strictly
+// greater resource version, so that OnDelete keeps it. The lookup counts as
+// a use for the LRU order. c.mu must be held.
+func (c *mutationCache) recordedOutlivesDeletionLocked(key string, deleted runtime.Object) bool {
+	existing, ok := c.recordedObjectLocked(key)
+	if !ok {
+		return false
+	}
+	return c.versions.CompareResourceVersion(deleted, existing) < 0 && !sameUID(deleted, existing)
 }
 
 // mutationTombstone is what OnDelete records: the identity and resource

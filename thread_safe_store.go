@@ -1,7 +1,7 @@
 package cache
 
 import (
-	"maps"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -23,9 +23,11 @@ type ThreadSafeStore interface {
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	Index(indexName string, obj interface{}) ([]interface{}, error)
 	ListIndexFuncValues(name string) []string
+	// GetIndexers returns the Indexers map the store was given, not a
+	// copy (nil when it was given nil).
 	GetIndexers() Indexers
-	// AddIndexers registers more indices and fills them from the stored
-	// objects.
+	// AddIndexers adds newIndexers to that map, registers their indices and
+	// fills them from the stored objects.
 	AddIndexers(newIndexers Indexers) error
 
 	Add(key string, obj interface{})
@@ -109,8 +111,10 @@ type threadSafeMap struct {
 }
 
 // NewThreadSafeStore creates a new instance of ThreadSafeStore with the given
-// indexers. indices, when not empty, is taken as the initial content of those
-// indices.
+// indexers, keeping that map itself (see GetIndexers). indices, when not
+// empty, is taken as the initial content of those indices: it is read here
+// and never again (client-go keeps it as its storage; see README,
+// Deliberate differences).
 func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeStoreOption) ThreadSafeStore {
 	m := newThreadSafeMap(indexers, indices)
 	for _, opt := range opts {
@@ -371,8 +375,10 @@ func (m *threadSafeMap) ListKeys() []string {
 	return m.recs.appendKeys(make([]string, 0, m.recs.live))
 }
 
-// Replace makes items the whole content of the store, rebuilds every index
-// and records resourceVersion.
+// Replace makes items the whole content of the store, rebuilds the index of
+// every entry of the Indexers map as it is now, and records
+// resourceVersion. items is read, never kept nor written (client-go keeps
+// it as its storage; see README, Deliberate differences).
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
 	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
 	for key, obj := range items {
@@ -408,6 +414,9 @@ func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resour
 	// NB: recorded before the indices are rebuilt, as in client-go: an
 	// IndexFunc that panics leaves the new content and version.
 	m.setResourceVersionLocked(resourceVersion)
+	// NB: as client-go's Replace, rebuild the indices of the Indexers
+	// map's entries as they are now (see index_registry.go).
+	m.indices.adoptIndexers()
 	m.indices.clear()
 	m.recs.forEachStored(m.indices.add)
 }
@@ -415,9 +424,8 @@ func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resour
 // Index returns the stored objects that share at least one value of the
 // named index with obj.
 func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
-	m.lock.RLock()
+	vi, err := m.rlockIndex(indexName)
 	defer m.lock.RUnlock()
-	vi, err := m.indices.get(indexName)
 	if err != nil {
 		return nil, err
 	}
@@ -432,11 +440,19 @@ func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{},
 }
 
 // IndexKeys returns the keys of the stored objects that have indexedValue in
-// the named index; as ListKeys, it builds each namespaced key it returns.
+// the named index, sorted, as client-go returns them; as ListKeys, it
+// builds each namespaced key it returns. The keys are sorted after the lock
+// is released.
 func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, error) {
-	m.lock.RLock()
+	keys, err := m.indexKeysUnsorted(indexName, indexedValue)
+	slices.Sort(keys)
+	return keys, err
+}
+
+// indexKeysUnsorted is IndexKeys in the key sets' order.
+func (m *threadSafeMap) indexKeysUnsorted(indexName, indexedValue string) ([]string, error) {
+	vi, err := m.rlockIndex(indexName)
 	defer m.lock.RUnlock()
-	vi, err := m.indices.get(indexName)
 	if err != nil {
 		return nil, err
 	}
@@ -450,9 +466,8 @@ func (m *threadSafeMap) IndexKeys(indexName, indexedValue string) ([]string, err
 // ByIndex returns the stored objects that have indexedValue in the named
 // index.
 func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, error) {
-	m.lock.RLock()
+	vi, err := m.rlockIndex(indexName)
 	defer m.lock.RUnlock()
-	vi, err := m.indices.get(indexName)
 	if err != nil {
 		return nil, err
 	}
@@ -460,9 +475,16 @@ func (m *threadSafeMap) ByIndex(indexName, indexedValue string) ([]interface{}, 
 }
 
 // ListIndexFuncValues returns every value the named index holds keys for; an
-// unknown index has none.
+// unknown index has none. Like the other index reads, it first builds an
+// index whose function the caller added to the Indexers map directly (see
+// index_registry.go).
 func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
 	m.lock.RLock()
+	if m.indices.unbuilt(indexName) {
+		m.lock.RUnlock()
+		m.buildAddedIndex(indexName)
+		m.lock.RLock()
+	}
 	defer m.lock.RUnlock()
 	vi := m.indices.listed(indexName)
 	if vi == nil {
@@ -471,16 +493,20 @@ func (m *threadSafeMap) ListIndexFuncValues(indexName string) []string {
 	return mapKeys(vi.byValue)
 }
 
-// GetIndexers returns a copy of the registered index functions by name, so
-// that a caller changing it cannot corrupt the indices.
+// GetIndexers returns the Indexers map the store was given (nil when it was
+// given nil and AddIndexers has added nothing), not a copy, as client-go does:
+// AddIndexers adds to it, so it shows every index added later. Reading it
+// while AddIndexers runs is a data race, as in client-go. What writing to
+// it directly does is described in index_registry.go.
 func (m *threadSafeMap) GetIndexers() Indexers {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return maps.Clone(m.indices.indexers)
+	return m.indices.indexers
 }
 
-// AddIndexers registers newIndexers and indexes every stored object with
-// them. A name already registered is an error and then nothing is added.
+// AddIndexers adds newIndexers to the store's Indexers map and indexes
+// every stored object with them. A name the map already has is an error and
+// then nothing is added.
 func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	m.lock.Lock()
 	defer m.lock.Unlock()

@@ -45,9 +45,11 @@ type ThreadSafeStoreWithTransaction interface {
 	Transaction(fns ...ThreadSafeStoreTransaction)
 }
 
-// Error counts the failed transactions and lists why each failed.
+// Error counts as failed the transactions not listed in SuccessfulIndices
+// (TotalTransactions minus their number, as client-go counts them, even
+// for a TransactionError whose fields disagree) and lists Errors.
 func (t *TransactionError) Error() string {
-	failed := len(t.Errors)
+	failed := t.TotalTransactions - len(t.SuccessfulIndices)
 	return fmt.Sprintf("failed to execute (%d/%d) transactions failed due to: %v", failed, t.TotalTransactions, t.Errors)
 }
 

@@ -4,16 +4,22 @@
 // functions taking a cache.SharedIndexInformer) runs on kcache.
 //
 // It is the one non-test package of the module that imports
-// k8s.io/client-go/tools/cache. Three ways in, one line each:
+// k8s.io/client-go/tools/cache. Four ways in, one line each:
 //
 //   - wrap an informer you built with kcache: InformerView(kcacheInformer);
 //   - build informers through a factory: NewSharedInformerFactoryWithOptions,
 //     NewFilteredDynamicSharedInformerFactory or
 //     NewFilteredMetadataSharedInformerFactory instead of client-go's
 //     constructor of the same name;
+//   - build one informer: NewFilteredDynamicInformer or
+//     NewFilteredMetadataInformer instead of client-go's constructor of the
+//     same name, or OnKcache(coreinformers.NewFilteredPodInformer(...))
+//     around any typed package's constructor;
 //   - controller-runtime: cache.Options{NewInformer: clientgo.NewSharedIndexInformer}.
 //
 // Handlers registered through a view receive client-go's
 // DeletedFinalStateUnknown, so existing `obj.(cache.DeletedFinalStateUnknown)`
 // code keeps working; everything else they receive is passed unchanged.
+// Their registrations have the ShutdownChan that client-go v0.37's
+// ShutDownEventHandler waits on.
 package clientgo

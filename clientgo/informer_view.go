@@ -23,9 +23,14 @@ func InformerView(inf kcache.SharedIndexInformer) clientgocache.SharedIndexInfor
 }
 
 // KcacheInformer returns the kcache informer behind a view made by this
-// package; ok is false for any other informer (a client-go one, say). It
-// is how a program, or a test, proves which library runs an informer.
+// package, also when client-go v0.37's typed wrapper wraps the view (as
+// OnKcache returns it there); ok is false for any other informer (a
+// client-go one, say). It is how a program, or a test, proves which
+// library runs an informer.
 func KcacheInformer(inf clientgocache.SharedInformer) (kcache.SharedIndexInformer, bool) {
+	if wrapped, _, isWrapper := clientGoTypedWrapper(inf); isWrapper {
+		return KcacheInformer(wrapped)
+	}
 	v, ok := inf.(*informerView)
 	if !ok {
 		return nil, false
@@ -42,19 +47,19 @@ type informerView struct {
 
 // AddEventHandler registers handler with the informer's default resync.
 func (v *informerView) AddEventHandler(handler clientgocache.ResourceEventHandler) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return wrapRegistration(v.inf.AddEventHandler(adaptHandler(handler)))
+	return v.wrapRegistration(v.inf.AddEventHandler(adaptHandler(handler)))
 }
 
 // AddEventHandlerWithResyncPeriod registers handler with resyncPeriod.
 func (v *informerView) AddEventHandlerWithResyncPeriod(handler clientgocache.ResourceEventHandler, resyncPeriod time.Duration) (clientgocache.ResourceEventHandlerRegistration, error) {
-	return wrapRegistration(v.inf.AddEventHandlerWithResyncPeriod(adaptHandler(handler), resyncPeriod))
+	return v.wrapRegistration(v.inf.AddEventHandlerWithResyncPeriod(adaptHandler(handler), resyncPeriod))
 }
 
 // AddEventHandlerWithOptions registers handler with options converted field
 // by field.
 func (v *informerView) AddEventHandlerWithOptions(handler clientgocache.ResourceEventHandler, options clientgocache.HandlerOptions) (clientgocache.ResourceEventHandlerRegistration, error) {
 	opts := kcache.HandlerOptions{Logger: options.Logger, ResyncPeriod: options.ResyncPeriod}
-	return wrapRegistration(v.inf.AddEventHandlerWithOptions(adaptHandler(handler), opts))
+	return v.wrapRegistration(v.inf.AddEventHandlerWithOptions(adaptHandler(handler), opts))
 }
 
 // RemoveEventHandler unregisters a registration this view (or another view

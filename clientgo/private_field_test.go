@@ -26,6 +26,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		transform   clientgocache.TransformFunc
 		wrongType   int
 		resync      time.Duration
+		example     runtime.Object
 	)
 	cases := []struct {
 		name  string
@@ -40,6 +41,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		{"a typed informer's object description", informer, "objectDescription", &description, true},
 		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
 		{"a typed informer's transform", informer, "transform", &transform, true},
+		{"a typed informer's example object", informer, "objectType", &example, true},
 		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
 		{"a field of another type", factory, "namespace", &wrongType, false},
 		{"a missing field", factory, "noSuchField", &namespace, false},
@@ -52,7 +54,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 			}
 		})
 	}
-	if namespace != "ns" || lw == nil {
-		t.Errorf("read namespace %q, ListerWatcher %v", namespace, lw)
+	if _, isPod := example.(*corev1.Pod); namespace != "ns" || lw == nil || !isPod {
+		t.Errorf("read namespace %q, ListerWatcher %v, example object %T", namespace, lw, example)
 	}
 }

@@ -8,19 +8,21 @@ import (
 	kcache "github.com/kcache-go/cache"
 )
 
-// registrationView is the client-go face of a kcache handler registration;
-// RemoveEventHandler of a view unwraps it. Immutable, comparable.
+// registrationView is the client-go face of a kcache handler registration
+// reg, made by informer inf; RemoveEventHandler of a view unwraps it.
+// Immutable, comparable.
 type registrationView struct {
 	reg kcache.ResourceEventHandlerRegistration
+	inf kcache.SharedIndexInformer
 }
 
-// wrapRegistration wraps what a kcache AddEventHandler* returned; a nil
-// registration (the error case) stays a nil interface.
-func wrapRegistration(reg kcache.ResourceEventHandlerRegistration, err error) (clientgocache.ResourceEventHandlerRegistration, error) {
+// wrapRegistration wraps what the kcache informer's AddEventHandler*
+// returned; a nil registration (the error case) stays a nil interface.
+func (v *informerView) wrapRegistration(reg kcache.ResourceEventHandlerRegistration, err error) (clientgocache.ResourceEventHandlerRegistration, error) {
 	if reg == nil {
 		return nil, err
 	}
-	return registrationView{reg}, err
+	return registrationView{reg: reg, inf: v.inf}, err
 }
 
 // HasSynced forwards.

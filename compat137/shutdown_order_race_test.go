@@ -25,18 +25,23 @@ type orderRaceSide struct {
 	stop     func()
 }
 
-// newOrderRaceSide builds an informer (client-go's when cgSide) whose one
-// handler calls onCallback on entering every callback.
-func newOrderRaceSide(cgSide bool, onCallback func()) *orderRaceSide {
-	if cgSide {
-		src := cgtesting.NewFakeControllerSource()
-		inf := cg.NewTypedSharedIndexInformer[*v1.Pod](cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
-		h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{
-			AddFunc: func(*v1.Pod) { onCallback() }, UpdateFunc: func(_, _ *v1.Pod) { onCallback() },
-		})
-		return &orderRaceSide{add: func(n string) { src.Add(pod("ns", n, "")) }, run: inf.RunWithContext, synced: inf.HasSynced,
-			shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
-	}
+// newOrderRaceSideFunc builds one library's informer for the ordering
+// race, whose one handler calls onCallback on entering every callback.
+type newOrderRaceSideFunc func(onCallback func()) *orderRaceSide
+
+// newOrderRaceSideCG is the client-go side of the ordering race.
+func newOrderRaceSideCG(onCallback func()) *orderRaceSide {
+	src := cgtesting.NewFakeControllerSource()
+	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
+	h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{
+		AddFunc: func(*v1.Pod) { onCallback() }, UpdateFunc: func(_, _ *v1.Pod) { onCallback() },
+	})
+	return &orderRaceSide{add: func(n string) { src.Add(pod("ns", n, "")) }, run: inf.RunWithContext, synced: inf.HasSynced,
+		shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+}
+
+// newOrderRaceSideKC is the kcache side of the ordering race.
+func newOrderRaceSideKC(onCallback func()) *orderRaceSide {
 	src := kctesting.NewFakeControllerSource()
 	inf := kc.NewTypedSharedIndexInformer[*v1.Pod](kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{}))
 	h, _ := inf.AddTypedEventHandler(kc.TypedResourceEventHandlerFuncs[*v1.Pod]{
@@ -50,11 +55,11 @@ func newOrderRaceSide(cgSide bool, onCallback func()) *orderRaceSide {
 // the handler down twice concurrently after `after` additions (0: right
 // after Run is called, racing the start of the handler), and counts the
 // callbacks that began after either ShutDownEventHandler call returned.
-func raceShutDownOrdering(cgSide bool, iterations int) (late int, errs []error) {
+func raceShutDownOrdering(newSide newOrderRaceSideFunc, iterations int) (late int, errs []error) {
 	for i := range iterations {
 		var returned atomic.Bool
 		var lateCalls atomic.Int32
-		side := newOrderRaceSide(cgSide, func() {
+		side := newSide(func() {
 			if returned.Load() {
 				lateCalls.Add(1)
 			}
@@ -102,11 +107,13 @@ func raceShutDownOrdering(cgSide bool, iterations int) (late int, errs []error) 
 
 func TestTwoConcurrentShutDownsOfABusyHandlerLeaveNoCallbackAfterEitherReturns(t *testing.T) {
 	const iterations = 200
-	for _, cgSide := range []bool{true, false} {
-		late, errs := raceShutDownOrdering(cgSide, iterations)
-		lib := map[bool]string{true: "client-go", false: "kcache"}[cgSide]
+	for _, side := range []struct {
+		lib     string
+		newSide newOrderRaceSideFunc
+	}{{"client-go", newOrderRaceSideCG}, {"kcache", newOrderRaceSideKC}} {
+		late, errs := raceShutDownOrdering(side.newSide, iterations)
 		if late != 0 || len(errs) != 0 {
-			t.Errorf("%s: %d callbacks began after ShutDownEventHandler returned; errors %v", lib, late, errs)
+			t.Errorf("%s: %d callbacks began after ShutDownEventHandler returned; errors %v", side.lib, late, errs)
 		}
 	}
 }

@@ -22,11 +22,14 @@ type stopRaceSide struct {
 	stop      func()
 }
 
-// newStopRaceSide builds an informer (client-go's when cgSide) with one
-// pod and a handler that flags every callback it is inside of in inside
-// and blocks in its callbacks until release closes.
-func newStopRaceSide(cgSide bool, inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide {
-	enter := func() {
+// newStopRaceSideFunc builds one library's informer for the stop race
+// with one pod and a handler that flags every callback it is inside of in
+// inside and blocks in its callbacks until release closes.
+type newStopRaceSideFunc func(inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide
+
+// stopRaceCallback is the handler's callback body of the stop race.
+func stopRaceCallback(inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) func() {
+	return func() {
 		inside.Add(1)
 		select {
 		case entered <- struct{}{}:
@@ -35,15 +38,23 @@ func newStopRaceSide(cgSide bool, inside *atomic.Int32, entered chan<- struct{},
 		<-release
 		inside.Add(-1)
 	}
-	if cgSide {
-		src := cgtesting.NewFakeControllerSource()
-		src.Add(pod("ns", "a", ""))
-		src.Add(pod("ns", "b", ""))
-		inf := cg.NewTypedSharedIndexInformer[*v1.Pod](cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
-		h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{AddFunc: func(*v1.Pod) { enter() }})
-		return &stopRaceSide{run: inf.RunWithContext, isStopped: inf.IsStopped,
-			shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
-	}
+}
+
+// newStopRaceSideCG is the client-go side of the stop race.
+func newStopRaceSideCG(inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide {
+	enter := stopRaceCallback(inside, entered, release)
+	src := cgtesting.NewFakeControllerSource()
+	src.Add(pod("ns", "a", ""))
+	src.Add(pod("ns", "b", ""))
+	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
+	h, _ := inf.AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{AddFunc: func(*v1.Pod) { enter() }})
+	return &stopRaceSide{run: inf.RunWithContext, isStopped: inf.IsStopped,
+		shutDown: func() error { return cg.ShutDownEventHandler(inf, h) }, stop: src.Shutdown}
+}
+
+// newStopRaceSideKC is the kcache side of the stop race.
+func newStopRaceSideKC(inside *atomic.Int32, entered chan<- struct{}, release <-chan struct{}) *stopRaceSide {
+	enter := stopRaceCallback(inside, entered, release)
 	src := kctesting.NewFakeControllerSource()
 	src.Add(pod("ns", "a", ""))
 	src.Add(pod("ns", "b", ""))
@@ -58,13 +69,13 @@ func newStopRaceSide(cgSide bool, inside *atomic.Int32, entered chan<- struct{},
 // true, while the informer is still stopping its handlers. It returns how
 // many of the iterations saw ShutDownEventHandler return while the handler
 // was still inside a callback.
-func raceShutDownWithStop(cgSide bool, iterations int) int {
+func raceShutDownWithStop(newSide newStopRaceSideFunc, iterations int) int {
 	violations := 0
 	for range iterations {
 		var inside atomic.Int32
 		entered := make(chan struct{}, 1)
 		release := make(chan struct{})
-		side := newStopRaceSide(cgSide, &inside, entered, release)
+		side := newSide(&inside, entered, release)
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() { defer close(done); side.run(ctx) }()
@@ -96,10 +107,10 @@ func raceShutDownWithStop(cgSide bool, iterations int) int {
 
 func TestShutDownEventHandlerRacingTheInformersStopNeverReturnsWhileTheHandlerRuns(t *testing.T) {
 	const iterations = 300
-	if n := raceShutDownWithStop(true, iterations); n != 0 {
+	if n := raceShutDownWithStop(newStopRaceSideCG, iterations); n != 0 {
 		t.Logf("client-go: %d of %d shutdowns returned while the handler ran", n, iterations)
 	}
-	if n := raceShutDownWithStop(false, iterations); n != 0 {
+	if n := raceShutDownWithStop(newStopRaceSideKC, iterations); n != 0 {
 		t.Errorf("kcache: %d of %d shutdowns returned while the handler ran", n, iterations)
 	}
 }

@@ -18,8 +18,9 @@
 //     optional interfaces the store implements, what it reported to its
 //     metrics provider, how often it called the transformer) and every
 //     error (message, dynamic type, KeyError and TransactionError
-//     contents). Unordered answers are compared as sorted lists, but nil
-//     and empty stay distinct. The runs are listed in
+//     contents). Answers whose order client-go leaves to map iteration are
+//     compared as sorted lists; IndexKeys, which client-go sorts, exactly;
+//     nil and empty stay distinct. The runs are listed in
 //     testdata/store_seeds.json; a failure prints the seed, the operation
 //     number and the operation, and replays with
 //     go test -race -run 'TestStoreMatchesClientGo/<row name>' ./conformance/

@@ -373,7 +373,7 @@ func (s *storeKCacheSide) indexReads(out []storeRead, r storeKCacheIndexReader, 
 			objs, err := r.ByIndex(name, v)
 			add(storeLabel(labelled, "ByIndex(%q, %q)", name, v), s.objects(objs)+s.errView(err))
 			keys, err := r.IndexKeys(name, v)
-			add(storeLabel(labelled, "IndexKeys(%q, %q)", name, v), storeKeysView(keys)+s.errView(err))
+			add(storeLabel(labelled, "IndexKeys(%q, %q)", name, v), storeOrderedKeysView(keys)+s.errView(err))
 		}
 		for _, o := range p.objs[:1] {
 			objs, err := r.Index(name, s.in(o))

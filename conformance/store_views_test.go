@@ -62,6 +62,16 @@ func storeKeysView(keys []string) string {
 	return "[" + strings.Join(sorted, "|") + "]"
 }
 
+// storeOrderedKeysView prints a key list in its own order, for reads whose
+// order client-go fixes (IndexKeys sorts); keys are separated by "|" as in
+// storeKeysView.
+func storeOrderedKeysView(keys []string) string {
+	if keys == nil {
+		return "nil"
+	}
+	return "[" + strings.Join(keys, "|") + "]"
+}
+
 // storeLabel formats a read's call label, or returns "" when not labelled.
 func storeLabel(labelled bool, format string, args ...any) string {
 	if !labelled {

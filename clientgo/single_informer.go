@@ -1,0 +1,77 @@
+package clientgo
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgocache "k8s.io/client-go/tools/cache"
+)
+
+// OnKcache returns the kcache counterpart of built, an informer fresh from
+// one of client-go's single-informer constructors, behind client-go's
+// interface (see InformerView). It covers every constructor of the typed
+// informer packages (coreinformers.NewPodInformer, NewFilteredPodInformer,
+// NewPodInformerWithOptions and the same of every other resource, those
+// generated for custom resources by informer-gen included) and
+// cache.NewSharedIndexInformer itself, without one function per type:
+//
+//	inf := clientgo.OnKcache(coreinformers.NewFilteredPodInformer(client, ns, resync, indexers, tweak))
+//
+// The kcache informer lists and watches with built's own ListerWatcher, so
+// with the namespace, tweakListOptions and WatchList capability client-go's
+// constructor gave it, and has built's example object, Indexers (those it
+// was built with and any AddIndexers added), default resync, object
+// description and transform. built is never run and must not be used
+// after: handlers already added to it and its watch-error handler are not
+// carried over. The InformerName of a WithOptions constructor is not
+// either (kcache informers publish no client-go informer metrics).
+//
+// Under client-go v0.37, whose typed constructors return their informer
+// wrapped in cache.NewTypedSharedIndexInformer, the result is the same
+// wrapper around the kcache informer, so it is still a
+// cache.TypedSharedIndexInformer[T] (see clientGoTypedWrapper).
+//
+// A nil built gives nil; a view (built by this package) is returned as is,
+// and so is an informer of any other type, which has nothing to take over
+// (KcacheInformer tells which it is). It panics when built is client-go's
+// informer but its settings cannot be read: a client-go version this
+// package does not support.
+func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndexInformer {
+	if built == nil {
+		return nil
+	}
+	if _, isView := KcacheInformer(built); isView {
+		return built
+	}
+	if wrapped, rewrap, ok := clientGoTypedWrapper(built); ok {
+		inf := OnKcache(wrapped)
+		if inf == wrapped {
+			return built // nothing was taken over
+		}
+		return rewrap(inf)
+	}
+	if reflect.TypeOf(built) != clientGoInformerType() {
+		return built
+	}
+	var example runtime.Object
+	var resync time.Duration
+	if !readPrivateField(built, "objectType", &example) || !readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync) {
+		panic(fmt.Sprintf("clientgo: cannot read the settings of client-go's informer %T; this client-go version is not supported", built))
+	}
+	inf, ok := kcacheTakeover(built, example, resync)
+	if !ok {
+		panic(fmt.Sprintf("clientgo: cannot read the ListerWatcher of client-go's informer %T; this client-go version is not supported", built))
+	}
+	return inf
+}
+
+// clientGoInformerType is the dynamic type of the informers client-go's
+// constructors return, learnt once from an informer built (never run) for
+// that purpose.
+var clientGoInformerType = sync.OnceValue(func() reflect.Type {
+	return reflect.TypeOf(clientgocache.NewSharedIndexInformer(&clientgocache.ListWatch{}, &metav1.PartialObjectMetadata{}, 0, nil))
+})
