@@ -5,8 +5,11 @@
 //
 // Hand-built uses of tools/cache (and /testing, /synctrack) move to kcache
 // in the files where every use type-checks against kcache; typed, dynamic
-// and metadata factory constructors, and the informer constructors of
-// informer-gen output, move to github.com/kcache-go/cache/clientgo;
+// and metadata factory constructors, the dynamic and metadata
+// single-informer constructors, cache.NewSharedInformer and the informer
+// constructors of informer-gen output move to
+// github.com/kcache-go/cache/clientgo; a typed single-informer constructor
+// (coreinformers.NewPodInformer, …) is wrapped in clientgo.OnKcache;
 // controller-runtime option literals get NewInformer:
 // clientgo.NewSharedIndexInformer. It prints every change and everything
 // it could not switch, with the reason, and writes nothing unless the

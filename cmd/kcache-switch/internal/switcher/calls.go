@@ -7,10 +7,15 @@ import (
 
 // planCalls rewrites every reference to a function a call rule maps (in
 // calls or as values, e.g. NewInformer: cache.NewSharedIndexInformer),
-// except through an import the plan switches as a whole, and notes the
-// references it cannot rewrite.
+// except through an import the plan switches as a whole, wraps (or
+// unwraps) the calls a wrap rule covers, and notes the references it
+// cannot rewrite.
 func (st *fileState) planCalls() {
 	ast.Inspect(st.sf.AST, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && !st.isCovered(call.Pos()) {
+			st.planWrap(call)
+			return true
+		}
 		sel, ok := n.(*ast.SelectorExpr)
 		if !ok {
 			return true

@@ -70,7 +70,8 @@ type fileState struct {
 	byObj   map[*types.PkgName]*importInfo
 	added   map[string]*importChange
 	taken   map[string]bool
-	covered [][2]token.Pos // source ranges removed by the option rules
+	covered [][2]token.Pos         // source ranges removed by the option rules
+	wrapped map[*ast.CallExpr]bool // calls already inside a wrap rule's Wrap
 }
 
 // planFile plans the rewrite of sf at level; nil when sf is a generated
@@ -100,6 +101,7 @@ func newFileState(sf *srcFile, rs *ruleset, level int) *fileState {
 		sf: sf, rs: rs, info: sf.Pkg.TypesInfo, tf: sf.Pkg.Fset.File(sf.AST.Pos()),
 		plan:  &filePlan{file: sf, level: level},
 		byObj: map[*types.PkgName]*importInfo{}, added: map[string]*importChange{}, taken: map[string]bool{},
+		wrapped: map[*ast.CallExpr]bool{},
 	}
 	for _, spec := range sf.AST.Imports {
 		path, _ := strconv.Unquote(spec.Path.Value)

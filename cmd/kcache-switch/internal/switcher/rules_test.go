@@ -25,26 +25,60 @@ func TestEveryCallRowNamesTwoDistinctFunctionsAndPendingRowsSayWhy(t *testing.T)
 	}
 }
 
-func TestTheTypedInformerPatternMapsEachGroupVersionToClientgoAndBack(t *testing.T) {
+func TestTheTypedInformerWrapRuleCoversEverySingleInformerConstructorOfAGroupVersionPackageOnly(t *testing.T) {
 	cases := []struct {
 		path, name string
-		forward    bool
-		wantTo     ref
 		ok         bool
 	}{
-		{"k8s.io/client-go/informers/core/v1", "NewPodInformer", true, ref{"github.com/kcache-go/cache/clientgo/informers/core/v1", "NewPodInformer"}, true},
-		{"k8s.io/client-go/informers/apps/v1", "NewFilteredDeploymentInformer", true, ref{"github.com/kcache-go/cache/clientgo/informers/apps/v1", "NewFilteredDeploymentInformer"}, true},
-		{"k8s.io/client-go/informers/core/v1", "NewPodInformerWithOptions", true, ref{"github.com/kcache-go/cache/clientgo/informers/core/v1", "NewPodInformerWithOptions"}, true},
-		{"github.com/kcache-go/cache/clientgo/informers/core/v1", "NewPodInformer", false, ref{"k8s.io/client-go/informers/core/v1", "NewPodInformer"}, true},
-		{"k8s.io/client-go/informers/core/v1", "NewTypedPodInformer", true, ref{}, false},
-		{"k8s.io/client-go/informers/core/v1", "New", true, ref{}, false},
-		{"k8s.io/client-go/informers", "NewPodInformer", true, ref{}, false},
+		{"k8s.io/client-go/informers/core/v1", "NewPodInformer", true},
+		{"k8s.io/client-go/informers/apps/v1", "NewFilteredDeploymentInformer", true},
+		{"k8s.io/client-go/informers/core/v1", "NewPodInformerWithOptions", true},
+		{"k8s.io/client-go/informers/flowcontrol/v1beta3", "NewFlowSchemaInformer", true},
+		{"k8s.io/client-go/informers/core/v1", "NewTypedPodInformer", false},
+		{"k8s.io/client-go/informers/core/v1", "NewFilteredTypedPodInformer", false},
+		{"k8s.io/client-go/informers/core/v1", "New", false},
+		{"k8s.io/client-go/informers", "NewPodInformer", false},
+		{"k8s.io/client-go/informers/core", "NewPodInformer", false},
+		{"example.com/generated/informers/externalversions/samplecontroller/v1alpha1", "NewFooInformer", false},
 	}
 	for _, tc := range cases {
-		m, ok := newRuleset(tc.forward).call(tc.path, tc.name)
-		if ok != tc.ok || (ok && (m.to != tc.wantTo || m.pending == "")) {
-			t.Errorf("call(%s.%s, forward=%v) = %+v, %v; want to %+v, %v", tc.path, tc.name, tc.forward, m.to, ok, tc.wantTo, tc.ok)
+		if w, ok := wrapRuleOf(tc.path, tc.name); ok != tc.ok || (ok && w.Wrap != onKcache) {
+			t.Errorf("wrapRuleOf(%s.%s) = %+v, %v; want %v with clientgo.OnKcache", tc.path, tc.name, w.Wrap, ok, tc.ok)
 		}
+	}
+}
+
+func TestAWrapRuleIsActiveOnlyWhenOnKcacheTakesAndReturnsTheConstructorsResultType(t *testing.T) {
+	informer := types.NewInterfaceType(nil, nil)
+	other := types.Typ[types.Int]
+	fn := func(param, result types.Type) *types.Signature {
+		return types.NewSignatureType(nil, nil, nil,
+			types.NewTuple(types.NewVar(token.NoPos, nil, "x", param)),
+			types.NewTuple(types.NewVar(token.NoPos, nil, "", result)), false)
+	}
+	const typed = "k8s.io/client-go/informers/core/v1"
+	ctor := fakePackage(typed, fn(other, informer), "NewPodInformer")
+	cases := []struct {
+		name       string
+		clientgo   *types.Package
+		wantOK     bool
+		wantReason string
+	}{
+		{"clientgo without OnKcache", fakePackage(kcacheClientgoPath, fn(informer, informer)), false, "an older kcache"},
+		{"OnKcache of another type", fakePackage(kcacheClientgoPath, fn(other, informer), "OnKcache"), false, "does not take and return"},
+		{"OnKcache of the result type", fakePackage(kcacheClientgoPath, fn(informer, informer), "OnKcache"), true, ""},
+		{"no clientgo at all", nil, false, "an older kcache"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rs := newRuleset(true)
+			rs.targets = map[string]*types.Package{typed: ctor, kcacheClientgoPath: tc.clientgo}
+			w, _ := wrapRuleOf(typed, "NewPodInformer")
+			gotOK, reason := rs.wrapStatus(w, typed, "NewPodInformer")
+			if gotOK != tc.wantOK || !strings.Contains(reason, tc.wantReason) {
+				t.Errorf("wrapStatus = %v, %q; want %v, %q", gotOK, reason, tc.wantOK, tc.wantReason)
+			}
+		})
 	}
 }
 
@@ -68,10 +102,10 @@ func TestAPendingRowSwitchesOnOnceClientgoHasTheFunctionWithClientGosSignature(t
 		wantOK     bool
 		wantReason string
 	}{
-		{"clientgo without it", fakePackage(kcacheClientgoPath, intArg), false, "pending, issue 31"},
+		{"clientgo without it", fakePackage(kcacheClientgoPath, intArg), false, "an older kcache"},
 		{"clientgo with another signature", fakePackage(kcacheClientgoPath, strArg, "NewFilteredDynamicInformer"), false, "another signature"},
 		{"clientgo with it", fakePackage(kcacheClientgoPath, intArg, "NewFilteredDynamicInformer"), true, ""},
-		{"no clientgo at all", nil, false, "pending, issue 31"},
+		{"no clientgo at all", nil, false, "an older kcache"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

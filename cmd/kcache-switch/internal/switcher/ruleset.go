@@ -58,23 +58,16 @@ func (rs *ruleset) read(r callRule) mapping {
 	return mapping{from: r.To, to: r.From, what: r.What, toAliases: r.Aliases, pending: r.Pending}
 }
 
-// call returns the mapping of a reference to path.name, from the call
-// table or a pattern row.
+// call returns the mapping of a reference to path.name from the call
+// table.
 func (rs *ruleset) call(path, name string) (mapping, bool) {
-	if m, ok := rs.calls[ref{path, name}]; ok {
-		return m, true
-	}
-	for _, p := range patternRules {
-		if r, ok := p.expand(path, name, rs.forward); ok {
-			return rs.read(r), true
-		}
-	}
-	return mapping{}, false
+	m, ok := rs.calls[ref{path, name}]
+	return m, ok
 }
 
 // targetPaths returns every package a rule of this direction may need,
 // given the packages the module imports: the whole-import targets, both
-// sides of the call rows and patterns whose from-package is imported (so
+// sides of the call rows and wrap rules whose from-package is imported (so
 // that their types come from one load and compare), and
 // controller-runtime's cache package and clientgo for the option rules.
 func (rs *ruleset) targetPaths(imported map[string]bool) []string {
@@ -90,13 +83,9 @@ func (rs *ruleset) targetPaths(imported map[string]bool) []string {
 		}
 	}
 	for path := range imported {
-		for _, p := range patternRules {
-			re, tmpl := p.FromPath, p.ToPath
-			if !rs.forward {
-				re, tmpl = p.ToPathRe, p.FromPathTmpl
-			}
-			if m := re.FindStringSubmatchIndex(path); m != nil {
-				set[path], set[string(re.ExpandString(nil, tmpl, path, m))] = true, true
+		for _, w := range wrapRules {
+			if rs.forward && w.FromPath.MatchString(path) {
+				set[path], set[w.Wrap.Path] = true, true
 			}
 		}
 		if path == crManagerPath || path == crClusterPath || path == crRootPath {
@@ -135,7 +124,7 @@ func (rs *ruleset) status(m mapping) (ok bool, reason string) {
 	}
 }
 
-// fromPackage tells whether a call row or pattern of this direction reads
+// fromPackage tells whether a call row or wrap rule of this direction reads
 // from the package at path.
 func (rs *ruleset) fromPackage(path string) bool {
 	for _, m := range rs.calls {
@@ -143,12 +132,8 @@ func (rs *ruleset) fromPackage(path string) bool {
 			return true
 		}
 	}
-	for _, p := range patternRules {
-		re := p.FromPath
-		if !rs.forward {
-			re = p.ToPathRe
-		}
-		if re.MatchString(path) {
+	for _, w := range wrapRules {
+		if (rs.forward && w.FromPath.MatchString(path)) || (!rs.forward && path == w.Wrap.Path) {
 			return true
 		}
 	}

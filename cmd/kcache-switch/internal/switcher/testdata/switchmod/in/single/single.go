@@ -1,6 +1,7 @@
-// Package pending builds single informers with client-go's
-// single-informer constructors, which clientgo does not have yet.
-package pending
+// Package single builds single informers with client-go's
+// single-informer constructors (issue 31): typed, dynamic, metadata and
+// cache.NewSharedInformer, one of them already on kcache.
+package single
 
 import (
 	"time"
@@ -14,6 +15,8 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/clientgo"
 )
 
 // Single builds one informer with each constructor.
@@ -24,5 +27,6 @@ func Single(client kubernetes.Interface, dyn dynamic.Interface, meta metadata.In
 		corev1informers.NewPodInformer(client, "", time.Minute, cache.Indexers{}),
 		corev1informers.NewFilteredConfigMapInformer(client, "", time.Minute, cache.Indexers{}, nil),
 		cache.NewSharedInformer(lw, &corev1.Pod{}, time.Minute),
+		clientgo.OnKcache(corev1informers.NewServiceInformer(client, "", time.Minute, cache.Indexers{})),
 	}
 }
