@@ -27,8 +27,16 @@ func kcacheRoot(t *testing.T) string {
 // whose go.mod replaces kcache with this checkout.
 func newSampleModule(t *testing.T) string {
 	t.Helper()
+	return newModuleFrom(t, "testdata/switchmod/in")
+}
+
+// newModuleFrom copies the .go files under in into a temporary module
+// example.com/switchtest (go.mod and go.sum of testdata/switchmod) that
+// replaces kcache with this checkout.
+func newModuleFrom(t *testing.T, in string) string {
+	t.Helper()
 	dir := t.TempDir()
-	copyTree(t, "testdata/switchmod/in", dir)
+	copyTree(t, in, dir)
 	mod, err := os.ReadFile("testdata/switchmod/go.mod.txt")
 	if err != nil {
 		t.Fatal(err)
