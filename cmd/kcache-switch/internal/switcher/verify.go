@@ -52,6 +52,8 @@ func (v *verifier) planAll(broken map[string]string) {
 		}
 		if p := planFile(sf, v.rs, level); p != nil {
 			v.plans[path] = p
+		} else {
+			v.reasons[path] = append(v.reasons[path], otherGeneratorNotes(sf, v.rs)...)
 		}
 	}
 }
