@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 )
 
 // zeroVersion is the version a replaced module is required at when the
@@ -26,6 +27,9 @@ type modSetup struct {
 	tmpDir           string
 	startMod         []byte // the temporary go.mod as the run wrote it
 	asked            []string
+	// vendored is set when the go command builds the module from its
+	// vendor directory; the loads do too, and go.mod is never edited.
+	vendored bool
 }
 
 // goModPath returns the go.mod of the module holding dir.
@@ -61,6 +65,9 @@ func setupModule(dir string, env []string, opts Options) (*modSetup, error) {
 	f, err := modfile.Parse(gomod, m.origMod, nil)
 	if err != nil {
 		return nil, err
+	}
+	if m.vendored = buildsFromVendor(m.Root, f, env); m.vendored && (opts.Require != "" || opts.Replace != "") {
+		return nil, fmt.Errorf("the module builds from its vendor directory: edit the require or replace of %s in go.mod yourself, run go mod vendor, and rerun without -require or -replace", kcachePath)
 	}
 	start := m.origMod
 	if !opts.Revert && (opts.Require != "" || opts.Replace != "") {
@@ -102,6 +109,26 @@ func (m *modSetup) askForward(f *modfile.File, opts Options) ([]byte, error) {
 	return f.Format()
 }
 
+// buildsFromVendor tells whether the go command builds the module from
+// its vendor directory, as it does by default (go 1.14 or later in go.mod
+// and a vendor/modules.txt) unless GOFLAGS sets -mod.
+func buildsFromVendor(root string, f *modfile.File, env []string) bool {
+	if _, err := os.Stat(filepath.Join(root, "vendor", "modules.txt")); err != nil {
+		return false
+	}
+	for i := len(env) - 1; i >= 0; i-- {
+		if flags, ok := strings.CutPrefix(env[i], "GOFLAGS="); ok {
+			for _, fl := range strings.Fields(flags) {
+				if strings.HasPrefix(fl, "-mod=") {
+					return fl == "-mod=vendor"
+				}
+			}
+			break
+		}
+	}
+	return f.Go != nil && semver.Compare("v"+f.Go.Version, "v1.14") >= 0
+}
+
 func requires(f *modfile.File, path string) bool {
 	for _, r := range f.Require {
 		if r.Mod.Path == path {
@@ -123,7 +150,11 @@ func (m *modSetup) writeTmp(mod, sum []byte) error {
 // buildFlags are the flags of every load: the temporary go.mod, which the
 // go command may complete (-mod=mod), and the build tags.
 func (m *modSetup) buildFlags(tags string) []string {
-	flags := []string{"-modfile=" + m.tmpMod(), "-mod=mod"}
+	mode := "-mod=mod"
+	if m.vendored {
+		mode = "-mod=vendor"
+	}
+	flags := []string{"-modfile=" + m.tmpMod(), mode}
 	if tags != "" {
 		flags = append(flags, "-tags="+tags)
 	}

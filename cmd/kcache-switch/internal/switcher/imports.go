@@ -16,7 +16,7 @@ func (st *fileState) planImportSwitch() {
 		}
 		target := st.rs.targets[to]
 		if target == nil {
-			st.note(ii.spec.Pos(), fmt.Sprintf("import %q stays: the module's build has no package %s", ii.path, to))
+			st.note(ii.spec.Pos(), fmt.Sprintf("import %q stays: %s", ii.path, st.rs.noPackage(to)))
 			continue
 		}
 		text := strconv.Quote(to)

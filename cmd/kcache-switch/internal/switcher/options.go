@@ -99,7 +99,9 @@ func (st *fileState) keptOption(kv *ast.KeyValueExpr, rule optionRule, typeName 
 // newInformerActive tells whether the module's kcache has
 // clientgo.NewSharedIndexInformer.
 func (st *fileState) newInformerActive() (bool, string) {
-	if p := st.rs.targets[kcacheClientgoPath]; p == nil || p.Scope().Lookup(crNewInformer.Name) == nil {
+	if p := st.rs.targets[kcacheClientgoPath]; p == nil && st.rs.vendored {
+		return false, st.rs.noPackage(kcacheClientgoPath)
+	} else if p == nil || p.Scope().Lookup(crNewInformer.Name) == nil {
 		return false, "the module's build has no " + kcacheClientgoPath + "." + crNewInformer.Name
 	}
 	return true, ""

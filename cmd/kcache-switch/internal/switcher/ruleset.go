@@ -28,6 +28,9 @@ type ruleset struct {
 	// targets holds the types of every to-package the module's build
 	// resolves (nil entries are absent); set by setTargets.
 	targets map[string]*types.Package
+	// vendored is set when the module builds from its vendor directory,
+	// which holds only the packages the module imported when it was made.
+	vendored bool
 }
 
 func newRuleset(forward bool) *ruleset {
@@ -111,17 +114,28 @@ func (rs *ruleset) status(m mapping) (ok bool, reason string) {
 	}
 	fromObj, toObj, toPkg := lookup(m.from), lookup(m.to), rs.targets[m.to.Path]
 	switch {
+	case toPkg == nil && rs.vendored:
+		return false, rs.noPackage(m.to.Path)
 	case toObj != nil && fromObj != nil && types.Identical(fromObj.Type(), toObj.Type()):
 		return true, ""
 	case toObj == nil && m.pending != "":
 		return false, m.pending
 	case toPkg == nil:
-		return false, fmt.Sprintf("the module's build has no package %s", m.to.Path)
+		return false, rs.noPackage(m.to.Path)
 	case toObj == nil:
 		return false, fmt.Sprintf("%s has no %s", m.to.Path, m.to.Name)
 	default:
 		return false, fmt.Sprintf("%s.%s has another signature than %s.%s", m.to.Path, m.to.Name, m.from.Path, m.from.Name)
 	}
+}
+
+// noPackage is the reason a rule whose target package the module's build
+// lacks is not applied.
+func (rs *ruleset) noPackage(path string) string {
+	if rs.vendored {
+		return fmt.Sprintf("the module's vendor directory has no package %s (import it once, run go mod vendor, rerun)", path)
+	}
+	return fmt.Sprintf("the module's build has no package %s", path)
 }
 
 // fromPackage tells whether a call row or wrap rule of this direction reads

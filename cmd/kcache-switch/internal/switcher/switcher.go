@@ -81,6 +81,7 @@ func prepare(g goRun, m *modSetup, opts Options) (*verifier, error) {
 		return nil, err
 	}
 	rs := newRuleset(!opts.Revert)
+	rs.vendored = m.vendored
 	imported := map[string]bool{}
 	for _, sf := range files {
 		for _, spec := range sf.AST.Imports {

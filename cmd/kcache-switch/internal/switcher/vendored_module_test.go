@@ -1,7 +1,9 @@
 package switcher
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,7 +14,18 @@ import (
 // switch. The switch may rewrite only what builds from vendor/: the
 // module must build as it is built, and what stays says why.
 func TestAVendoredModuleStillBuildsAfterTheSwitch(t *testing.T) {
-	module := newModuleFrom(t, "testdata/vendored")
+	// NB: the go command's cache keys a package built from vendor/ by its
+	// directory; a module at the same place each run compiles its vendored
+	// client-go once, not on every run.
+	stable := filepath.Join(os.TempDir(), "kcache-switch-vendored-module")
+	if err := os.RemoveAll(stable); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(newModuleFrom(t, "testdata/vendored"), stable); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(stable) })
+	module := stable
 	for _, args := range [][]string{{"mod", "tidy"}, {"mod", "vendor"}} {
 		cmd := exec.Command("go", args...)
 		cmd.Dir = module

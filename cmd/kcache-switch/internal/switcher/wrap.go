@@ -63,6 +63,8 @@ func (rs *ruleset) wrapStatus(w wrapRule, path, name string) (ok bool, reason st
 	}
 	ctor, wrap := lookup(ref{path, name}), lookup(w.Wrap)
 	switch {
+	case rs.targets[w.Wrap.Path] == nil && rs.vendored:
+		return false, rs.noPackage(w.Wrap.Path)
 	case wrap == nil:
 		return false, fmt.Sprintf("the kcache this module resolves has no %s.%s (an older kcache)", lastElem(w.Wrap.Path), w.Wrap.Name)
 	case ctor == nil || ctor.Results().Len() != 1:
