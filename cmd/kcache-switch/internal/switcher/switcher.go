@@ -96,7 +96,11 @@ func prepare(g goRun, m *modSetup, opts Options) (*verifier, error) {
 	baseline, broken := baselineErrors(first, files)
 	v := newVerifier(g, m.Root, opts.Patterns, files, rs, baseline)
 	v.planAll(broken)
-	for _, e := range v.ignoredNotes(ignoredFiles(first, m.Root)) {
+	ignored := ignoredFiles(first, m.Root)
+	if v.tagged, err = newTaggedConfig(g, opts.Patterns, m.Root, opts.Tags, ignored); err != nil {
+		return nil, err
+	}
+	for _, e := range v.ignoredNotes(ignored) {
 		v.reasons[filepath.Join(m.Root, e.File)] = append(v.reasons[filepath.Join(m.Root, e.File)], e)
 		v.order = appendSorted(v.order, filepath.Join(m.Root, e.File))
 	}

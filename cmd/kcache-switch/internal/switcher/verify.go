@@ -21,6 +21,7 @@ type verifier struct {
 	baseline map[string]bool // file + "\x00" + message of the errors before the switch
 	reasons  map[string][]Entry
 	loads    int
+	tagged   *taggedConfig // nil when no file is left out by a custom tag
 }
 
 func newVerifier(g goRun, root string, patterns []string, files []*srcFile, rs *ruleset, baseline map[string]bool) *verifier {
@@ -84,6 +85,15 @@ func (v *verifier) run() (*loadResult, error) {
 			return nil, err
 		}
 		bad := v.newErrors(res)
+		if len(bad) == 0 && v.tagged != nil {
+			tres, tbad, err := v.tagged.check(v.patterns, overlay)
+			if err != nil {
+				return nil, err
+			}
+			if len(tbad) > 0 {
+				res, bad = tres, tbad
+			}
+		}
 		// NB: a tombstone hazard only grows as other plans fall (they leave
 		// more client-go-typed informers), so it is acted on together with
 		// the errors, saving a load; a cross-library registration may go

@@ -29,10 +29,15 @@ func baselineErrors(res *loadResult, files []*srcFile) (map[string]bool, map[str
 // newErrors returns the errors of res the module did not have before the
 // switch, by file.
 func (v *verifier) newErrors(res *loadResult) map[string][]string {
+	return newErrorsOf(res, v.baseline)
+}
+
+// newErrorsOf returns the errors of res that baseline lacks, by file.
+func newErrorsOf(res *loadResult, baseline map[string]bool) map[string][]string {
 	out := map[string][]string{}
 	for file, errs := range res.Errors {
 		for _, e := range errs {
-			if !v.baseline[file+"\x00"+e] {
+			if !baseline[file+"\x00"+e] {
 				out[file] = append(out[file], e)
 			}
 		}

@@ -1,6 +1,7 @@
 package switcher
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
 	"path/filepath"
@@ -55,7 +56,11 @@ func (v *verifier) ignoredNotes(files []string) []Entry {
 			path, _ := strconv.Unquote(spec.Path.Value)
 			if _, ok := v.rs.imports[path]; ok || v.rs.fromPackage(path) {
 				rel, _ := filepath.Rel(v.root, f)
-				out = append(out, Entry{File: filepath.ToSlash(rel), Text: "not examined: excluded by the build constraints of this run (rerun with -tags)"})
+				text := "not examined: excluded by the build constraints of this run (rerun with -tags)"
+				if v.tagged != nil && v.tagged.files[f] {
+					text = fmt.Sprintf("not rewritten: excluded by the build constraints of this run; the rewrite was type-checked with -tags=%s too (rerun with -tags=%s to switch it)", v.tagged.tags, v.tagged.tags)
+				}
+				out = append(out, Entry{File: filepath.ToSlash(rel), Text: text})
 				break
 			}
 		}
