@@ -19,15 +19,26 @@ import (
 // resulting settings here. Tests pin every field read, so a client-go
 // release that renames one fails them instead of silently losing a setting.
 func readPrivateField(ptr any, name string, dst any) bool {
-	v := reflect.ValueOf(ptr)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return false
-	}
-	field := v.Elem().FieldByName(name)
+	field := privateField(ptr, name)
 	out := reflect.ValueOf(dst)
 	if !field.IsValid() || out.Kind() != reflect.Pointer || out.IsNil() || field.Type() != out.Elem().Type() {
 		return false
 	}
-	out.Elem().Set(reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem())
+	out.Elem().Set(field)
 	return true
+}
+
+// privateField returns field name of the struct ptr points to, addressable
+// and usable as any exported value (the zero Value when ptr is not a
+// pointer to a struct with that field). It never panics.
+func privateField(ptr any, name string) reflect.Value {
+	v := reflect.ValueOf(ptr)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return reflect.Value{}
+	}
+	field := v.Elem().FieldByName(name)
+	if !field.IsValid() {
+		return field
+	}
+	return reflect.NewAt(field.Type(), unsafe.Pointer(field.UnsafeAddr())).Elem()
 }
