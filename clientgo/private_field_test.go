@@ -27,6 +27,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		wrongType   int
 		resync      time.Duration
 		example     runtime.Object
+		onError     clientgocache.WatchErrorHandlerWithContext
 	)
 	cases := []struct {
 		name  string
@@ -42,6 +43,7 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
 		{"a typed informer's transform", informer, "transform", &transform, true},
 		{"a typed informer's example object", informer, "objectType", &example, true},
+		{"a typed informer's watch-error handler", informer, "watchErrorHandler", &onError, true},
 		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
 		{"a field of another type", factory, "namespace", &wrongType, false},
 		{"a missing field", factory, "noSuchField", &namespace, false},
@@ -56,5 +58,9 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 	}
 	if _, isPod := example.(*corev1.Pod); namespace != "ns" || lw == nil || !isPod {
 		t.Errorf("read namespace %q, ListerWatcher %v, example object %T", namespace, lw, example)
+	}
+	_, _ = informer.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
+	if n, ok := clientGoHandlerCount(informer); !ok || n != 1 {
+		t.Errorf("a typed informer's event handlers (processor.listeners under processor.listenersLock): read %d, %v; want 1, true", n, ok)
 	}
 }
