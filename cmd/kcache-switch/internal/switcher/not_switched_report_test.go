@@ -25,3 +25,15 @@ func TestEveryConstructorUseTheSwitchLeavesToClientGoIsInTheReport(t *testing.T)
 		}
 	}
 }
+
+// TestRevertReportsEveryOnKcacheItLeaves reverts a module where
+// clientgo.OnKcache takes a variable: revert unwraps only the calls the
+// switch wraps, so the informer stays kcache's, and the report says so at
+// its line.
+func TestRevertReportsEveryOnKcacheItLeaves(t *testing.T) {
+	module := newModuleFrom(t, "testdata/unreported-revert")
+	report := runTool(t, buildTool(t), module, "-revert", "-dry-run")
+	if _, notSwitched, _ := strings.Cut(report, "not switched:\n"); !strings.Contains(notSwitched, "  a/a.go:17: ") {
+		t.Errorf("the report has no not-switched line at a/a.go:17:\n%s", report)
+	}
+}
