@@ -92,23 +92,27 @@ func (st *fileState) planWrap(call *ast.CallExpr) {
 		return
 	}
 	inner, ok := ast.Unparen(call.Args[0]).(*ast.CallExpr)
-	if !ok {
-		return
+	if ok {
+		st.wrapped[inner] = true
 	}
-	st.wrapped[inner] = true
 	if st.rs.forward {
 		return
 	}
-	if isel, ok := ast.Unparen(inner.Fun).(*ast.SelectorExpr); ok {
-		if iii := st.pkgNameOf(isel); iii != nil {
-			if _, covered := wrapRuleOf(iii.path, isel.Sel.Name); covered {
-				st.replace(call.Pos(), call.Args[0].Pos(), "")
-				st.replace(call.Args[0].End(), call.End(), "")
-				ii.rewritten++
-				st.change(call.Pos(), fmt.Sprintf("%s: %s → %s", wrapRules[0].What, st.short(call), st.short(inner)))
+	if ok {
+		if isel, isSel := ast.Unparen(inner.Fun).(*ast.SelectorExpr); isSel {
+			if iii := st.pkgNameOf(isel); iii != nil {
+				if _, covered := wrapRuleOf(iii.path, isel.Sel.Name); covered {
+					st.replace(call.Pos(), call.Args[0].Pos(), "")
+					st.replace(call.Args[0].End(), call.End(), "")
+					ii.rewritten++
+					st.change(call.Pos(), fmt.Sprintf("%s: %s → %s", wrapRules[0].What, st.short(call), st.short(inner)))
+					return
+				}
 			}
 		}
 	}
+	st.note(call.Pos(), fmt.Sprintf("%s(%s) stays kcache's: revert unwraps only %s of a typed constructor's call; unwrap it by hand",
+		st.text(call.Fun), st.text(call.Args[0]), onKcache.Name))
 }
 
 // wrapCall wraps one call of a covered constructor, or notes why not.
