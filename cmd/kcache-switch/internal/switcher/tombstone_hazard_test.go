@@ -21,6 +21,7 @@ func TestATombstoneAssertionKeepsClientGosTypeWhereverItsHandlerRunsOnAnInformer
 	}{
 		{"a handler given to client-go's informer constructors, not to AddEventHandler", "testdata/hazard-constructor", "handlers/handlers.go", "other/other.go"},
 		{"a client-go tombstone asserted in a kept file, registered on a switched hand-built informer", "testdata/hazard-kcache-registration", "ctl/ctl.go", ""},
+		{"client-go's DeletionHandlingMetaNamespaceKeyFunc in a kept file, registered on a switched hand-built informer", "testdata/hazard-keyfunc", "ctl/ctl.go", ""},
 	}
 	bin := buildTool(t)
 	for _, tc := range cases {
