@@ -36,10 +36,13 @@ type site struct {
 	// typeFile is the file declaring the alias a tombstone assertion
 	// names ("" when it names the type itself).
 	typeFile string
-	rel      string // file:line, relative to the module root
-	pkg      string
-	lib      string
-	arg      string
+	// unwrapper names the tombstone-unwrapping function of a tombstone
+	// site that is a reference to one ("" for an assertion).
+	unwrapper string
+	rel       string // file:line, relative to the module root
+	pkg       string
+	lib       string
+	arg       string
 }
 
 // hazard is a file whose whole-import switch must go, and why.
@@ -70,8 +73,12 @@ func findHazards(res *loadResult, root string, switched map[string]bool, crossLi
 			if len(files) == 0 {
 				continue
 			}
-			reason := fmt.Sprintf("asserts %s's DeletedFinalStateUnknown (%s) while handlers are registered on %s-typed informers (%s), which deliver %s's tombstone",
-				t.lib, t.rel, r.lib, r.rel, r.lib)
+			what := fmt.Sprintf("asserts %s's DeletedFinalStateUnknown", t.lib)
+			if t.unwrapper != "" {
+				what = fmt.Sprintf("keys deletes with %s's %s, which unwraps %s's DeletedFinalStateUnknown only,", t.lib, t.unwrapper, t.lib)
+			}
+			reason := fmt.Sprintf("%s (%s) while handlers are registered on %s-typed informers (%s), which deliver %s's tombstone",
+				what, t.rel, r.lib, r.rel, r.lib)
 			for _, f := range files {
 				out = append(out, hazard{f, reason})
 			}

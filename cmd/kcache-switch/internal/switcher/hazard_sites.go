@@ -43,6 +43,12 @@ func scanFile(p *packages.Package, f *ast.File, name, root string) (regs, tombs 
 				s.file, s.pkg, s.rel = at(n).file, at(n).pkg, at(n).rel
 				regs = append(regs, s)
 			}
+		case *ast.SelectorExpr:
+			if fn, ok := info.Uses[n.Sel].(*types.Func); ok && fn.Pkg() != nil && fn.Pkg().Path() == clientgoCachePath && clientGoUnwrappers[fn.Name()] {
+				s := at(n)
+				s.lib, s.unwrapper = "client-go", "cache."+fn.Name()
+				tombs = append(tombs, s)
+			}
 		case *ast.CompositeLit:
 			if s, ok := optionRegistration(info, n); ok {
 				s.file, s.pkg, s.rel = at(n).file, at(n).pkg, at(n).rel
@@ -67,6 +73,12 @@ func scanFile(p *packages.Package, f *ast.File, name, root string) (regs, tombs 
 	})
 	return regs, tombs
 }
+
+// clientGoUnwrappers are client-go's functions that unwrap a tombstone,
+// client-go's only: given kcache's, they fail ("object has no meta"), so a
+// reference to one is a tombstone site of client-go's type. kcache's own
+// unwrap both libraries' tombstones and are no such site.
+var clientGoUnwrappers = map[string]bool{"DeletionHandlingMetaNamespaceKeyFunc": true, "DeletionHandlingObjectToName": true}
 
 // registration reads a call that hands a handler to an informer: an
 // AddEventHandler* method, or a function of a tools/cache library taking a
