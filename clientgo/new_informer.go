@@ -39,3 +39,10 @@ func NewSharedIndexInformerWithOptions(lw clientgocache.ListerWatcher, exampleOb
 		ObjectDescription: options.ObjectDescription,
 	}))
 }
+
+// NewSharedInformer is client-go's cache.NewSharedInformer on kcache: a
+// SharedIndexInformer with no indexers (GetIndexers is an empty map, as
+// client-go's), behind client-go's SharedInformer interface.
+func NewSharedInformer(lw clientgocache.ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration) clientgocache.SharedInformer {
+	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, clientgocache.Indexers{})
+}

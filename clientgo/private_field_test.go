@@ -59,6 +59,10 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 	if _, isPod := example.(*corev1.Pod); namespace != "ns" || lw == nil || !isPod {
 		t.Errorf("read namespace %q, ListerWatcher %v, example object %T", namespace, lw, example)
 	}
+	_, _ = informer.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
+	if n, ok := clientGoHandlerCount(informer); !ok || n != 1 {
+		t.Errorf("a typed informer's event handlers (processor.listeners under processor.listenersLock): read %d, %v; want 1, true", n, ok)
+	}
 }
 
 func TestTheHandlersAddedToAClientGoInformerAreReadAsAdded(t *testing.T) {

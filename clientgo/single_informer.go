@@ -25,10 +25,10 @@ import (
 // with the namespace, tweakListOptions and WatchList capability client-go's
 // constructor gave it, and has built's example object, Indexers (those it
 // was built with and any AddIndexers added), default resync, object
-// description and transform. built is never run and must not be used
-// after: handlers already added to it and its watch-error handler are not
-// carried over. The InformerName of a WithOptions constructor is not
-// either (kcache informers publish no client-go informer metrics).
+// description, transform and watch-error handler. built is never run and
+// must not be used after. The InformerName of a WithOptions constructor is
+// not carried over (kcache informers publish no client-go informer
+// metrics).
 //
 // Under client-go v0.37, whose typed constructors return their informer
 // wrapped in cache.NewTypedSharedIndexInformer, the result is the same
@@ -38,8 +38,11 @@ import (
 // A nil built gives nil; a view (built by this package) is returned as is,
 // and so is an informer of any other type, which has nothing to take over
 // (KcacheInformer tells which it is). It panics when built is client-go's
-// informer but its settings cannot be read: a client-go version this
-// package does not support.
+// informer but its settings cannot be read (a client-go version this
+// package does not support), and when built cannot be taken over without
+// losing something: it has been started (the kcache informer would be a
+// second, empty one beside it) or has event handlers (they would never be
+// called again; add them to the result instead).
 func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndexInformer {
 	if built == nil {
 		return nil
@@ -57,6 +60,7 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 	if reflect.TypeOf(built) != clientGoInformerType() {
 		return built
 	}
+	mustBeFresh(built)
 	var example runtime.Object
 	var resync time.Duration
 	if !readPrivateField(built, "objectType", &example) || !readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync) {
@@ -67,6 +71,43 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 		panic(fmt.Sprintf("clientgo: cannot read the ListerWatcher of client-go's informer %T; this client-go version is not supported", built))
 	}
 	return inf
+}
+
+// mustBeFresh panics unless built, client-go's informer, is as its
+// constructor returned it: never started and without event handlers.
+// NB: SetTransform with built's own transform changes nothing and is
+// client-go's own, lock-guarded, test of "started".
+func mustBeFresh(built clientgocache.SharedIndexInformer) {
+	var transform clientgocache.TransformFunc
+	readPrivateField(built, "transform", &transform)
+	if err := built.SetTransform(transform); err != nil {
+		panic(fmt.Sprintf("clientgo: OnKcache of a client-go informer that has been started (%v): call OnKcache on the constructor's result, before Run", err))
+	}
+	n, ok := clientGoHandlerCount(built)
+	if !ok {
+		panic(fmt.Sprintf("clientgo: cannot read the event handlers of client-go's informer %T; this client-go version is not supported", built))
+	}
+	if n > 0 {
+		panic(fmt.Sprintf("clientgo: OnKcache of a client-go informer with %d event handler(s), which the kcache informer would never call: add them to OnKcache's result", n))
+	}
+}
+
+// clientGoHandlerCount returns how many event handlers client-go's
+// informer built has (its processor's listeners, read under their lock).
+func clientGoHandlerCount(built clientgocache.SharedIndexInformer) (int, bool) {
+	proc, _ := privateField(built, "processor")
+	if !proc.IsValid() || proc.Kind() != reflect.Pointer || proc.IsNil() {
+		return 0, false
+	}
+	lock, _ := privateField(proc.Interface(), "listenersLock")
+	listeners, _ := privateField(proc.Interface(), "listeners")
+	if !lock.IsValid() || lock.Type() != reflect.TypeOf(sync.RWMutex{}) || !listeners.IsValid() || listeners.Kind() != reflect.Map {
+		return 0, false
+	}
+	mu := lock.Addr().Interface().(*sync.RWMutex)
+	mu.RLock()
+	defer mu.RUnlock()
+	return listeners.Len(), true
 }
 
 // clientGoInformerType is the dynamic type of the informers client-go's

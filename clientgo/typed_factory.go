@@ -166,6 +166,10 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	if readPrivateField(built, "transform", &transform) && transform != nil {
 		_ = inf.SetTransform(transform)
 	}
+	var onWatchError clientgocache.WatchErrorHandlerWithContext
+	if readPrivateField(built, "watchErrorHandler", &onWatchError) && onWatchError != nil {
+		_ = inf.SetWatchErrorHandlerWithContext(onWatchError)
+	}
 	return inf, true
 }
 

@@ -1,0 +1,27 @@
+// Package handlers keeps client-go's tools/cache (its indexers feed
+// client-go listers) and asserts client-go's DeletedFinalStateUnknown.
+package handlers
+
+import (
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Handler reports the keys of deleted objects, tombstones included.
+type Handler struct{ Deleted func(string) }
+
+// OnAdd does nothing.
+func (h Handler) OnAdd(obj any, initial bool) {}
+
+// OnUpdate does nothing.
+func (h Handler) OnUpdate(old, obj any) {}
+
+// OnDelete reports the key of a tombstone.
+func (h Handler) OnDelete(obj any) {
+	if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		h.Deleted(t.Key)
+	}
+}
+
+// Lister lists the pods of an indexer.
+func Lister(ix cache.Indexer) corelisters.PodLister { return corelisters.NewPodLister(ix) }
