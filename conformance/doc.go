@@ -9,7 +9,7 @@
 // The storage suite (store_*_test.go) has four parts:
 //
 //   - TestStoreMatchesClientGo replays seeded, reproducible random sequences
-//     of at least 10,000 writes (Add, Update, Delete, Replace, Resync,
+//     of 5,000 writes each (Add, Update, Delete, Replace, Resync,
 //     Bookmark, AddIndexers and transactions, including invalid objects and
 //     unknown transaction types) against pairs of Indexers, plain Stores with
 //     a transformer, and ThreadSafeStores. After every write it compares
