@@ -28,12 +28,11 @@ func Chain(transforms ...cache.TransformFunc) cache.TransformFunc {
 // recommended is the chain behind Recommended.
 var recommended = Chain(StripManagedFields, StripLastAppliedConfiguration, InternStrings)
 
-// Recommended is StripManagedFields, then
-// StripLastAppliedConfiguration, then InternStrings: the memory transforms
-// of this package that are safe for every controller, in the order that
-// interns the least (the stripped strings are never interned). Use it as
-// informer.SetTransform(transform.Recommended) or as a queue's
-// Transformer. Like its parts it edits in place, is idempotent, handles
+// Recommended is StripManagedFields, then StripLastAppliedConfiguration,
+// then InternStrings: the memory transforms of this package that are safe
+// for every controller, in the order that interns the least (the stripped
+// strings are never interned). Use it as
+// informer.SetTransform(transform.Recommended) or as a queue's Transformer. Like its parts it edits in place, is idempotent, handles
 // tombstones, nil and objects without metadata, and never returns an error.
 // It shares nothing mutable between cached objects: the only thing two
 // objects have in common afterwards is the bytes of equal strings, which
@@ -63,15 +62,15 @@ var recommended = Chain(StripManagedFields, StripLastAppliedConfiguration, Inter
 // share their spec parts, so one mistaken in-place write to a cached pod
 // (common in real controllers) changes every pod of that template, the old
 // objects handed to update handlers included. Chain it after this one,
-// Chain(Recommended, ShareIdenticalPodParts), only
-// for consumers that never write to cached pods and run their tests with
-// the mutation detector (KUBE_CACHE_MUTATION_DETECTOR=true); on pods of
-// templates it takes a cached pod further, to 6.5 KB, for about 20 µs of
-// CPU per new pod.
+// Chain(Recommended, ShareIdenticalPodParts), only for consumers that
+// never write to cached pods and run their tests with the mutation
+// detector (KUBE_CACHE_MUTATION_DETECTOR=true); on pods of templates it
+// takes a cached pod further, to 6.5 KB, for about 20 µs of CPU per new
+// pod.
 //
-// For a transform of your own, put it before these in Chain when
-// it reads what they remove, and make it idempotent too: an informer may
-// transform an object twice.
+// For a transform of your own, put it before these in Chain when it reads
+// what they remove, and make it idempotent too: an informer may transform
+// an object twice.
 func Recommended(obj interface{}) (interface{}, error) {
 	return recommended(obj)
 }

@@ -107,12 +107,12 @@ var internStringsTransform = metadataTransform{
 	unstructured: internUnstructuredMetadata,
 }
 
-// InternStrings is a TransformFunc that replaces repeated metadata strings
-// by one canonical copy each, held weakly (like Go's unique package, but
-// for as long as any object references the copy), so that the many
-// objects of a cache that carry the same namespace, labels, annotations or
-// owner share their bytes instead of each keeping its own copy (a decoded
-// object always has its own). Values nothing references any more are still
+// InternStrings is a cache.TransformFunc that replaces repeated metadata
+// strings by one canonical copy each, held weakly (like Go's unique
+// package, but for as long as any object references the copy), so that the
+// many objects of a cache that carry the same namespace, labels,
+// annotations or owner share their bytes instead of each keeping its own
+// copy (a decoded object always has its own). Values nothing references any more are still
 // collected: the canonical copies are held through weak pointers.
 //
 // Exactly these strings are interned, and nothing else is touched:

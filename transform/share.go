@@ -119,16 +119,15 @@ func sharePodParts(obj interface{}) {
 	}
 }
 
-// ShareIdenticalPodParts is a TransformFunc that makes a *corev1.Pod share
-// the parts of its spec and status that equal those of pods transformed
+// ShareIdenticalPodParts is a cache.TransformFunc that makes a *corev1.Pod
+// share the parts of its spec and status that equal those of pods transformed
 // before it (pods of one Deployment, DaemonSet or Job have almost all their
 // spec in common, yet a decoded pod always has its own copy of everything).
 // Other objects, Unstructured pods included, are returned unchanged.
 //
-// It is opt-in, not part of Recommended, and only for
-// consumers that never write to cached pods: a write in place to a shared
-// part of one cached pod (a mistake client-go's contract forbids, and one
-// real controllers make) changes every pod of its template, the old objects
+// It is opt-in, not part of Recommended, and only for consumers that never
+// write to cached pods: a write in place to a shared part of one cached pod
+// (a mistake client-go's contract forbids, and one real controllers make) changes every pod of its template, the old objects
 // handed to update handlers included, and a controller comparing desired
 // with cached state by reflect.DeepEqual may then update forever. Run the
 // consumer's tests with the mutation detector
@@ -225,8 +224,8 @@ func sharePodParts(obj interface{}) {
 // from JSON takes, and 0.3 µs, no allocation, for a pod already
 // transformed (recognised and left as it is), on a 2-core machine. On the
 // pods of BenchmarkTransformRetainedHeapRealisticPods it brings what a
-// cached pod keeps after Recommended from 14.4 KB to
-// 6.5 KB for pods of templates, from 14.7 KB to 8.5 KB when every
+// cached pod keeps after Recommended from 14.4 KB to 6.5 KB for pods of
+// templates, from 14.7 KB to 8.5 KB when every
 // container also has an env var, an argument and a cpu limit of its own,
 // and from 7.1 KB to 4.4 KB for the pods of an indexed Job configured per
 // index. The tables keep one entry per distinct value, not per pod: about

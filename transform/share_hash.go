@@ -21,7 +21,7 @@ var shareSeed = maphash.MakeSeed()
 // even the caches some types keep (resource.Quantity's string, which its
 // protobuf Marshal fills in: a write to a cached object, hence not used).
 // shareable is false when v holds a resource.Quantity that a reader could
-// write (see transform_share_quantity.go): one not inside a map (or behind
+// write (see share_quantity.go): one not inside a map (or behind
 // a pointer a map holds), or one in its inf.Dec form.
 func contentHash(v reflect.Value) (hash uint64, shareable bool) {
 	var h contentHasher

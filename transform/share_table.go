@@ -23,7 +23,7 @@ type canonTable struct {
 	// registered says whether weakSweeps knows the table.
 	registered bool
 	// stats decide whether a new value gets an entry at once
-	// (transform_share_probation.go).
+	// (share_probation.go).
 	stats shareStats
 }
 

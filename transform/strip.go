@@ -28,11 +28,11 @@ var stripManagedFields = metadataTransform{
 	},
 }
 
-// StripManagedFields is a TransformFunc that drops metadata.managedFields,
-// the server-side-apply field ownership records that are often 20–40% of a
-// cached object. Use it as informer.SetTransform(transform.StripManagedFields)
-// or as the Transformer of RealFIFOOptions / DeltaFIFOOptions, alone or in
-// Chain.
+// StripManagedFields is a cache.TransformFunc that drops
+// metadata.managedFields, the server-side-apply field ownership records
+// that are often 20–40% of a cached object. Use it as
+// informer.SetTransform(transform.StripManagedFields) or as the Transformer
+// of cache.RealFIFOOptions / cache.DeltaFIFOOptions, alone or in Chain.
 //
 // Effect: a typed object (*v1.Pod, …) or *metav1.PartialObjectMetadata gets
 // ObjectMeta.ManagedFields = nil; an *unstructured.Unstructured loses the
@@ -43,7 +43,7 @@ var stripManagedFields = metadataTransform{
 // TransformStripManagedFields does (a differential test in
 // examples/controller-runtime runs both on the same objects); on three
 // inputs kcache deliberately differs: it strips the object inside kcache's
-// DeletedFinalStateUnknown (controller-runtime does not know that type),
+// cache.DeletedFinalStateUnknown (controller-runtime does not know that type),
 // returns a typed nil pointer unchanged (controller-runtime panics), and
 // removes an Unstructured's "managedFields" whatever its value
 // (controller-runtime keeps a value that does not parse as managed fields).
@@ -53,12 +53,12 @@ var stripManagedFields = metadataTransform{
 // idempotent and writes only what it removes, so objects already in the
 // cache passed to Replace again are only read, never written while listers
 // read them; it commutes with the other transforms of this package.
-// kcache's DeletedFinalStateUnknown is returned with the same Key and its
-// Obj stripped. nil, a typed nil
-// pointer, lists (UnstructuredList, PodList: an informer never stores a
-// list; transform the items), client-go's tombstone type (the root package
-// does not handle client-go types) and anything without object metadata
-// are returned unchanged. The error is always nil, so an informer never
+// kcache's cache.DeletedFinalStateUnknown is returned with the same Key and
+// its Obj stripped. nil, a typed nil pointer, lists (UnstructuredList,
+// PodList: an informer never stores a list; transform the items),
+// client-go's tombstone type (this package, like the root package, does
+// not handle client-go types) and anything without object metadata are
+// returned unchanged. The error is always nil, so an informer never
 // drops an object because of it.
 func StripManagedFields(obj interface{}) (interface{}, error) {
 	return applyMetadataTransform(obj, &stripManagedFields)
@@ -114,7 +114,7 @@ func stripLastAppliedUnstructured(md map[string]interface{}) {
 	}
 }
 
-// StripLastAppliedConfiguration is a TransformFunc that drops the
+// StripLastAppliedConfiguration is a cache.TransformFunc that drops the
 // kubectl.kubernetes.io/last-applied-configuration annotation, in which
 // client-side `kubectl apply` keeps a full copy of the applied manifest
 // (often as large as the rest of the object). Use it like
