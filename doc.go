@@ -10,5 +10,8 @@
 //	k8s.io/client-go/tools/cache   →   github.com/kcache-go/cache
 //
 // Every exported identifier has the name, signature and behaviour it has in
-// client-go; see README.md for what kcache adds beyond that.
+// client-go; see README.md for what kcache adds beyond that. The memory
+// transforms (stripping managedFields and the last-applied annotation,
+// interning strings, sharing equal pod parts) are TransformFuncs of package
+// github.com/kcache-go/cache/transform, which this package never imports.
 package cache

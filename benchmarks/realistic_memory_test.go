@@ -10,6 +10,7 @@ import (
 	"time"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/transform"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/client-go/tools/cache"
@@ -23,7 +24,7 @@ import (
 //   - client-go with controller-runtime's strip-managed-fields transform
 //     (realisticStripManagedFields),
 //   - kcache without a transform,
-//   - kcache with kcache.RecommendedMemoryTransform (StripManagedFields,
+//   - kcache with transform.Recommended (StripManagedFields,
 //     StripLastAppliedConfiguration, InternStrings).
 //
 // Each impl sub-benchmark runs its two configurations one after the other
@@ -86,9 +87,9 @@ type realisticLib struct {
 }
 
 var realisticLibs = []realisticLib{
-	{"client-go", func(lw interface{}, transform bool, h *realisticHandler) (realisticInformer, error) {
+	{"client-go", func(lw interface{}, transformed bool, h *realisticHandler) (realisticInformer, error) {
 		inf := cache.NewSharedIndexInformer(lw.(cache.ListerWatcher), &v1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-		if transform {
+		if transformed {
 			if err := inf.SetTransform(realisticStripManagedFields); err != nil {
 				return realisticInformer{}, err
 			}
@@ -96,10 +97,10 @@ var realisticLibs = []realisticLib{
 		_, err := inf.AddEventHandler(h)
 		return realisticInformer{run: inf.RunWithContext, synced: inf.HasSynced, indexer: inf.GetIndexer().List}, err
 	}},
-	{"kcache", func(lw interface{}, transform bool, h *realisticHandler) (realisticInformer, error) {
+	{"kcache", func(lw interface{}, transformed bool, h *realisticHandler) (realisticInformer, error) {
 		inf := kcache.NewSharedIndexInformer(lw.(kcache.ListerWatcher), &v1.Pod{}, 0, kcache.Indexers{kcache.NamespaceIndex: kcache.MetaNamespaceIndexFunc})
-		if transform {
-			if err := inf.SetTransform(kcache.RecommendedMemoryTransform); err != nil {
+		if transformed {
+			if err := inf.SetTransform(transform.Recommended); err != nil {
 				return realisticInformer{}, err
 			}
 		}

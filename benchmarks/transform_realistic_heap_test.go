@@ -11,6 +11,7 @@ import (
 	"time"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/transform"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -134,8 +135,8 @@ var realisticHeapTransforms = []struct {
 	fn   kcache.TransformFunc
 }{
 	{"none", nil},
-	{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
-	{"RecommendedMemoryTransform+ShareIdenticalPodParts", kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.ShareIdenticalPodParts)},
+	{"Recommended", transform.Recommended},
+	{"Recommended+ShareIdenticalPodParts", transform.Chain(transform.Recommended, transform.ShareIdenticalPodParts)},
 }
 
 // BenchmarkTransformRetainedHeapRealisticPods reports retained-B/pod: the

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/transform"
 )
 
 // realisticTransformPods is how many realistic pods the cost benchmark
@@ -36,11 +37,11 @@ func BenchmarkTransformCostRealisticPods(b *testing.B) {
 		name string
 		fn   kcache.TransformFunc
 	}{
-		{"InternStrings", kcache.InternStrings},
-		{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
-		{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
-		{"RecommendedMemoryTransform+ShareIdenticalPodParts",
-			kcache.ChainTransforms(kcache.RecommendedMemoryTransform, kcache.ShareIdenticalPodParts)},
+		{"InternStrings", transform.InternStrings},
+		{"ShareIdenticalPodParts", transform.ShareIdenticalPodParts},
+		{"Recommended", transform.Recommended},
+		{"Recommended+ShareIdenticalPodParts",
+			transform.Chain(transform.Recommended, transform.ShareIdenticalPodParts)},
 	} {
 		for _, again := range []bool{false, true} {
 			name := "transform=" + tr.name

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/transform"
 )
 
 // transformsUnderBench are the memory transforms measured, with "none" as
@@ -15,11 +16,11 @@ var transformsUnderBench = []struct {
 	fn   kcache.TransformFunc
 }{
 	{"none", nil},
-	{"StripManagedFields", kcache.StripManagedFields},
-	{"StripLastAppliedConfiguration", kcache.StripLastAppliedConfiguration},
-	{"InternStrings", kcache.InternStrings},
-	{"ShareIdenticalPodParts", kcache.ShareIdenticalPodParts},
-	{"RecommendedMemoryTransform", kcache.RecommendedMemoryTransform},
+	{"StripManagedFields", transform.StripManagedFields},
+	{"StripLastAppliedConfiguration", transform.StripLastAppliedConfiguration},
+	{"InternStrings", transform.InternStrings},
+	{"ShareIdenticalPodParts", transform.ShareIdenticalPodParts},
+	{"Recommended", transform.Recommended},
 }
 
 // transformRetained decodes every benchmark pod with decode, applies fn to

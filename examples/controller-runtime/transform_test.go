@@ -13,6 +13,7 @@ import (
 	crcache "sigs.k8s.io/controller-runtime/pkg/cache"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/transform"
 )
 
 // podWithManagedFields is the JSON of a pod with two field managers, as an
@@ -127,7 +128,7 @@ func TestStripManagedFieldsDoesWhatControllerRuntimesTransformDoes(t *testing.T)
 	for _, kind := range stripKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			want, wantErr := callRecovering(crStrip, kind.build())
-			got, gotErr := callRecovering(kcache.StripManagedFields, kind.build())
+			got, gotErr := callRecovering(transform.StripManagedFields, kind.build())
 			if !reflect.DeepEqual(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("kcache: %#v, %v\ncontroller-runtime: %#v, %v", got, gotErr, want, wantErr)
 			}
@@ -135,14 +136,14 @@ func TestStripManagedFieldsDoesWhatControllerRuntimesTransformDoes(t *testing.T)
 	}
 }
 
-// callRecovering calls transform, turning a panic into an error.
-func callRecovering(transform func(interface{}) (interface{}, error), obj interface{}) (out interface{}, err error) {
+// callRecovering calls fn, turning a panic into an error.
+func callRecovering(fn func(interface{}) (interface{}, error), obj interface{}) (out interface{}, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("panic: %v", r)
 		}
 	}()
-	return transform(obj)
+	return fn(obj)
 }
 
 // TestStripManagedFieldsDiffersFromControllerRuntimeOnlyWhereDocumented pins
@@ -156,7 +157,7 @@ func TestStripManagedFieldsDiffersFromControllerRuntimeOnlyWhereDocumented(t *te
 			if !reflect.DeepEqual(cr, d.crOutput) || fmt.Sprint(crErr) != d.crErr {
 				t.Fatalf("controller-runtime now gives %#v, %v; the documented difference is out of date", cr, crErr)
 			}
-			got, err := callRecovering(kcache.StripManagedFields, d.build())
+			got, err := callRecovering(transform.StripManagedFields, d.build())
 			if err != nil || !reflect.DeepEqual(got, d.kcache) {
 				t.Fatalf("kcache: %#v, %v; want %#v", got, err, d.kcache)
 			}
