@@ -6,6 +6,8 @@ import (
 	"github.com/go-logr/logr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/kcache-go/cache/internal/ring"
 )
 
 // DeltaFIFOOptions configures NewDeltaFIFOWithOptions; every field may be
@@ -68,7 +70,7 @@ var (
 //
 // Memory: a burst (a Replace of many objects) grows items and order; both
 // give the memory back once drained (see releaseDrainedItemsLocked and
-// queueRing), so what outlives the burst is bounded: a map for at most
+// ring.Queue), so what outlives the burst is bounded: a map for at most
 // 1,024 keys and a ring of at most its kept size.
 //
 // Locking: lock guards items, itemsPeak, order, closed and population's
@@ -86,7 +88,7 @@ type DeltaFIFO struct {
 	// emptied.
 	itemsPeak int
 	// order holds the queued keys, each once, in the order they were queued.
-	order queueRing[string]
+	order ring.Queue[string]
 
 	// name identifies the queue in logs and as a DoneChecker.
 	name string
@@ -263,7 +265,7 @@ func (f *DeltaFIFO) appendLocked(key string, d Delta) {
 	old, queued := f.items[key]
 	f.items[key] = collapseDeletions(append(old, d))
 	if !queued {
-		f.order.push(key)
+		f.order.Push(key)
 		f.itemsPeak = max(f.itemsPeak, len(f.items))
 	}
 	f.cond.Signal()
@@ -301,7 +303,7 @@ func collapseDeletions(d Deltas) Deltas {
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	for f.order.len() == 0 {
+	for f.order.Len() == 0 {
 		if f.closed {
 			return nil, ErrFIFOClosed
 		}
@@ -311,7 +313,7 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	// NB: deferred, so that an item whose processing panicked (and was
 	// recovered) still counts as processed, as in client-go.
 	defer f.population.processedLocked(f.population.countLocked(1))
-	key := f.order.pop()
+	key := f.order.Pop()
 	var item interface{} = f.items[key]
 	delete(f.items, key)
 	f.releaseDrainedItemsLocked()
@@ -371,7 +373,7 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 		f.items = make(map[string]Deltas, len(list)) // skip growing it step by step
 		f.itemsPeak = len(list)                      // its buckets, whatever gets queued
 	}
-	f.order.reserve(len(list))
+	f.order.Reserve(len(list))
 	for _, obj := range list {
 		key, err := f.keyErrOf(obj)
 		if err != nil {
@@ -385,7 +387,7 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 	}
 	f.tombstoneQueuedLocked(listed)
 	f.tombstoneKnownLocked(listed)
-	f.population.startLocked(f.order.len())
+	f.population.startLocked(f.order.Len())
 	return nil
 }
 
@@ -394,8 +396,8 @@ func (f *DeltaFIFO) replace(list []interface{}, transformer TransformFunc) error
 // object is itself a DeletedFinalStateUnknown (listed earlier as one), the
 // new tombstone holds the object inside it.
 func (f *DeltaFIFO) tombstoneQueuedLocked(listed map[string]struct{}) {
-	for i := 0; i < f.order.len(); i++ {
-		key := f.order.at(i)
+	for i := 0; i < f.order.Len(); i++ {
+		key := f.order.At(i)
 		if _, ok := listed[key]; ok {
 			continue
 		}

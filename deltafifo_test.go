@@ -12,7 +12,7 @@ import (
 func queueDrainDelta(t *testing.T, f *DeltaFIFO) []string {
 	t.Helper()
 	var out []string
-	for f.order.len() > 0 {
+	for f.order.Len() > 0 {
 		var initial bool
 		item, err := f.Pop(func(_ interface{}, init bool) error { initial = init; return nil })
 		mustNoErr(t, err)
@@ -118,7 +118,7 @@ func TestDeltaFIFOPopReturnsProcessErrorsWithoutRequeueing(t *testing.T) {
 	if !errors.Is(err, boom) || queueText(item) != "Added:a@1" {
 		t.Fatalf("Pop = %s, %v", queueText(item), err)
 	}
-	if f.order.len() != 0 || len(f.items) != 0 {
+	if f.order.Len() != 0 || len(f.items) != 0 {
 		t.Fatal("the failed item was requeued")
 	}
 }

@@ -3,6 +3,8 @@ package cache
 import (
 	"errors"
 	"slices"
+
+	"github.com/kcache-go/cache/internal/ring"
 )
 
 // PopProcessFunc is what a consumer passes to Pop: it receives the popped
@@ -79,7 +81,7 @@ type QueueWithBatch interface {
 // whose key has no item any more); itemsPeak is at least len(items).
 //
 // Memory: a burst gives its memory back once drained, as DeltaFIFO's does:
-// the items map through releaseDrainedItems, order through queueRing.
+// the items map through releaseDrainedItems, order through ring.Queue.
 //
 // Locking: lock guards items, itemsPeak, order, closed and the Locked part of
 // population; cond (on lock) wakes Pop when an item arrives or the queue
@@ -94,7 +96,7 @@ type FIFO struct {
 	// it was made (see releaseDrainedItems).
 	itemsPeak int
 	// order holds the keys to process, oldest first.
-	order queueRing[string]
+	order ring.Queue[string]
 	// keyFunc computes an object's key; immutable.
 	keyFunc KeyFunc
 }
@@ -145,7 +147,7 @@ func (f *FIFO) Add(obj interface{}) error {
 // item (and so is queued).
 func (f *FIFO) putLocked(key string, obj interface{}) {
 	if _, queued := f.items[key]; !queued {
-		f.order.push(key)
+		f.order.Push(key)
 	}
 	f.items[key] = obj
 	f.itemsPeak = max(f.itemsPeak, len(f.items))
@@ -193,15 +195,15 @@ func (f *FIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	skipped := 0
 	defer func() { f.population.processedLocked(skipped) }()
 	for {
-		for f.order.len() == 0 {
+		for f.order.Len() == 0 {
 			if f.closed {
 				return nil, ErrFIFOClosed
 			}
 			f.cond.Wait()
 		}
 		initial := !f.population.hasSynced()
-		for f.order.len() > 0 {
-			key := f.order.pop()
+		for f.order.Len() > 0 {
+			key := f.order.Pop()
 			counted := f.population.countLocked(1 + skipped)
 			obj, ok := f.items[key]
 			if !ok {
@@ -238,10 +240,10 @@ func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.items, f.itemsPeak = items, len(items)
-	f.order.reset()
-	f.order.reserve(len(keys))
+	f.order.Reset()
+	f.order.Reserve(len(keys))
 	for _, key := range keys {
-		f.order.push(key)
+		f.order.Push(key)
 	}
 	f.population.startLocked(len(items))
 	if len(keys) > 0 {
@@ -256,9 +258,9 @@ func (f *FIFO) Replace(list []interface{}, resourceVersion string) error {
 func (f *FIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	queued := make(map[string]struct{}, f.order.len())
-	for i := 0; i < f.order.len(); i++ {
-		queued[f.order.at(i)] = struct{}{}
+	queued := make(map[string]struct{}, f.order.Len())
+	for i := 0; i < f.order.Len(); i++ {
+		queued[f.order.At(i)] = struct{}{}
 	}
 	var missing []string
 	for key := range f.items {
@@ -268,7 +270,7 @@ func (f *FIFO) Resync() error {
 	}
 	slices.Sort(missing)
 	for _, key := range missing {
-		f.order.push(key)
+		f.order.Push(key)
 	}
 	if len(missing) > 0 {
 		f.cond.Broadcast()

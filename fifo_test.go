@@ -53,7 +53,7 @@ func TestFIFOReplaceResetsTheQueueAndCountsItsKeysForHasSynced(t *testing.T) {
 func TestFIFOResyncRequeuesItemsWhoseKeyLeftTheQueue(t *testing.T) {
 	f := NewFIFO(MetaNamespaceKeyFunc)
 	mustNoErr(t, f.Add(testPod("ns", "a", "1")))
-	f.order.reset() // simulate a key lost from the queue
+	f.order.Reset() // simulate a key lost from the queue
 	mustNoErr(t, f.Resync())
 	item, err := f.Pop(func(interface{}, bool) error { return nil })
 	if err != nil || queueText(item) != "a@1" {

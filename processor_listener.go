@@ -7,6 +7,8 @@ import (
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/kcache-go/cache/internal/ring"
 )
 
 // listenerDrainBatch is how many notifications the delivery goroutine takes
@@ -26,7 +28,7 @@ const listenerPanicPause = time.Second
 // notifications out in order and calls the handler, so the handler sees
 // every notification, one at a time, in the order they were added; a slow
 // handler only grows its own ring, which gives the memory back once drained
-// (see notificationRing). run takes up to listenerDrainBatch
+// (see ring.Backlog). run takes up to listenerDrainBatch
 // notifications per lock acquisition but checks for stop before each
 // delivery: once stop returned, at most the one notification already being
 // delivered reaches the handler.
@@ -63,7 +65,7 @@ type processorListener struct {
 	// mu guards pending and stopping.
 	mu sync.Mutex
 	// pending holds the notifications not yet taken by run.
-	pending notificationRing
+	pending ring.Backlog[notification]
 	// stopping is set by stop; run then exits without delivering the rest.
 	stopping bool
 	// stopCh is closed by stop (under mu, when stopping is first set).
@@ -164,7 +166,7 @@ func (l *processorListener) add(n notification) {
 	if n.initial {
 		l.initialOutstanding.Add(1)
 	}
-	l.pending.push(n)
+	l.pending.Push(n)
 	l.mu.Unlock()
 	l.publishBacklog(l.queued.Add(1))
 	l.signal()
@@ -252,7 +254,7 @@ func (l *processorListener) refill() bool {
 	if l.stopping {
 		return false
 	}
-	l.next, l.end = 0, l.pending.popInto(l.batch[:])
+	l.next, l.end = 0, l.pending.PopInto(l.batch[:])
 	return true
 }
 
@@ -265,8 +267,8 @@ func (l *processorListener) dropUndelivered() {
 	clear(l.batch[l.next:l.end])
 	l.next, l.end = 0, 0
 	l.mu.Lock()
-	dropped += l.pending.len()
-	l.pending = notificationRing{}
+	dropped += l.pending.Len()
+	l.pending = ring.Backlog[notification]{}
 	l.mu.Unlock()
 	l.publishBacklog(l.queued.Add(-int64(dropped)))
 }

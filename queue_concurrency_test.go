@@ -87,8 +87,8 @@ func TestProducersAndOneConsumerLoseAndReorderNothing(t *testing.T) {
 				}
 			}
 			wg.Wait()
-			if f.pending.len() != 0 {
-				t.Fatalf("%d deltas left over", f.pending.len())
+			if f.pending.Len() != 0 {
+				t.Fatalf("%d deltas left over", f.pending.Len())
 			}
 		})
 	}

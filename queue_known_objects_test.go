@@ -34,8 +34,8 @@ func TestTombstoningAgainstTheQueuesOwnStoreBuildsNoKeyForAListedObject(t *testi
 			defer f.lock.Unlock()
 			f.tombstoneKnownLocked(listed, map[string]struct{}{})
 			var keys []string
-			for i := 0; i < f.pending.len(); i++ {
-				keys = append(keys, f.pending.at(i).key)
+			for i := 0; i < f.pending.Len(); i++ {
+				keys = append(keys, f.pending.At(i).key)
 			}
 			return keys
 		}},
@@ -45,8 +45,8 @@ func TestTombstoningAgainstTheQueuesOwnStoreBuildsNoKeyForAListedObject(t *testi
 			defer f.lock.Unlock()
 			f.tombstoneKnownLocked(listed)
 			var keys []string
-			for i := 0; i < f.order.len(); i++ {
-				keys = append(keys, f.order.at(i))
+			for i := 0; i < f.order.Len(); i++ {
+				keys = append(keys, f.order.At(i))
 			}
 			return keys
 		}},

@@ -28,8 +28,8 @@ var walkQueues = []struct {
 			f.lock.Lock()
 			defer f.lock.Unlock()
 			var out []interface{}
-			for i := 0; i < f.pending.len(); i++ {
-				out = append(out, f.pending.at(i).delta.Object)
+			for i := 0; i < f.pending.Len(); i++ {
+				out = append(out, f.pending.At(i).delta.Object)
 			}
 			return out
 		}
@@ -40,8 +40,8 @@ var walkQueues = []struct {
 			f.lock.Lock()
 			defer f.lock.Unlock()
 			var out []interface{}
-			for i := 0; i < f.order.len(); i++ {
-				for _, d := range f.items[f.order.at(i)] {
+			for i := 0; i < f.order.Len(); i++ {
+				for _, d := range f.items[f.order.At(i)] {
 					out = append(out, d.Object)
 				}
 			}

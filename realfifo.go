@@ -6,6 +6,8 @@ import (
 	"github.com/go-logr/logr"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/klog/v2"
+
+	"github.com/kcache-go/cache/internal/ring"
 )
 
 // realFIFODefaultBatchSize is the most deltas PopBatch hands over at once.
@@ -86,7 +88,7 @@ type RealFIFO struct {
 	// the initial population, with Close, IsClosed, HasSynced and Done.
 	queueCore
 	// pending holds the queued deltas with their keys, oldest first.
-	pending queueRing[realFIFOEntry]
+	pending ring.Queue[realFIFOEntry]
 	// batchKeys is PopBatch's scratch set of the keys in the batch being
 	// cut; allocated by the first batch that outgrows a linear scan.
 	batchKeys map[string]struct{}
@@ -283,8 +285,8 @@ func (f *RealFIFO) enqueue(t DeltaType, obj interface{}) error {
 
 // pushLocked appends e, publishes the depth and wakes the consumer.
 func (f *RealFIFO) pushLocked(e realFIFOEntry) {
-	f.pending.push(e)
-	f.metrics.setDepth(f.pending.len())
+	f.pending.Push(e)
+	f.metrics.setDepth(f.pending.Len())
 	f.cond.Signal()
 }
 
@@ -299,7 +301,7 @@ func (f *RealFIFO) Bookmark(resourceVersion string) error {
 	defer f.lock.Unlock()
 	// Like client-go, a queued bookmark is not published in the depth gauge
 	// until the next push or pop sets it again.
-	f.pending.push(realFIFOEntry{delta: Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}}})
+	f.pending.Push(realFIFOEntry{delta: Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: resourceVersion}}})
 	f.cond.Signal()
 	return nil
 }
@@ -374,9 +376,9 @@ func realFIFOResyncError(lookupErr error) error {
 
 // queuedKeysLocked returns the set of keys with at least one queued delta.
 func (f *RealFIFO) queuedKeysLocked() map[string]struct{} {
-	keys := make(map[string]struct{}, f.pending.len())
-	for i := 0; i < f.pending.len(); i++ {
-		if e := f.pending.at(i); e.delta.Type.perObject() {
+	keys := make(map[string]struct{}, f.pending.Len())
+	for i := 0; i < f.pending.Len(); i++ {
+		if e := f.pending.At(i); e.delta.Type.perObject() {
 			keys[e.key] = struct{}{}
 		}
 	}
@@ -459,7 +461,7 @@ func (f *RealFIFO) replaceAtomic(newItems []interface{}, resourceVersion string,
 		Type:   ReplacedAll,
 		Object: ReplacedAllInfo{ResourceVersion: resourceVersion, Objects: newItems},
 	}})
-	f.population.startLocked(f.pending.len())
+	f.population.startLocked(f.pending.Len())
 	return nil
 }
 
@@ -482,7 +484,7 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) 
 
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	f.pending.reserve(len(newItems))
+	f.pending.Reserve(len(newItems))
 	queued := f.tombstoneQueuedLocked(listed)
 	f.tombstoneKnownLocked(listed, queued)
 	for i, obj := range objects {
@@ -491,7 +493,7 @@ func (f *RealFIFO) replaceEach(newItems []interface{}, transform TransformFunc) 
 	if transformErr != nil {
 		return fmt.Errorf("couldn't enqueue object: %w", transformErr)
 	}
-	f.population.startLocked(f.pending.len())
+	f.population.startLocked(f.pending.Len())
 	return nil
 }
 
@@ -527,10 +529,10 @@ type queuedNewest struct {
 // queued deltas that is not listed and not already deleted, and returns the
 // set of queued keys.
 func (f *RealFIFO) tombstoneQueuedLocked(listed map[string]struct{}) map[string]struct{} {
-	byKey := make(map[string]int, f.pending.len())
+	byKey := make(map[string]int, f.pending.Len())
 	var order []queuedNewest
-	for i := 0; i < f.pending.len(); i++ {
-		e := f.pending.at(i)
+	for i := 0; i < f.pending.Len(); i++ {
+		e := f.pending.At(i)
 		if !e.delta.Type.perObject() {
 			continue // queue-wide delta: no object
 		}
@@ -595,7 +597,7 @@ func (f *RealFIFO) pushTombstoneLocked(key string, obj interface{}) {
 // waitLocked blocks until a delta is queued (true) or the queue is closed
 // and empty (false).
 func (f *RealFIFO) waitLocked() bool {
-	for f.pending.len() == 0 {
+	for f.pending.Len() == 0 {
 		if f.closed {
 			return false
 		}
@@ -621,8 +623,8 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (interface{}, error) {
 	// NB: deferred, so that an item whose processing panicked (and was
 	// recovered) still counts as processed, as in client-go.
 	defer f.population.processedLocked(f.population.countLocked(1))
-	var item interface{} = Deltas{f.pending.pop().delta}
-	f.metrics.setDepth(f.pending.len())
+	var item interface{} = Deltas{f.pending.Pop().delta}
+	f.metrics.setDepth(f.pending.Len())
 	start := f.metrics.start()
 	err := f.processOneLocked(process, item, initial)
 	f.metrics.observeSince(start)
@@ -655,17 +657,17 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 	defer f.population.processedLocked(f.population.countLocked(n))
 	var err error
 	if n == 1 {
-		var item interface{} = Deltas{f.pending.pop().delta}
-		f.metrics.setDepth(f.pending.len())
+		var item interface{} = Deltas{f.pending.Pop().delta}
+		f.metrics.setDepth(f.pending.Len())
 		start := f.metrics.start()
 		err = f.processOneLocked(processSingle, item, initial)
 		f.metrics.observeSince(start)
 	} else {
 		batch := make([]Delta, n)
 		for i := range batch {
-			batch[i] = f.pending.pop().delta
+			batch[i] = f.pending.Pop().delta
 		}
-		f.metrics.setDepth(f.pending.len())
+		f.metrics.setDepth(f.pending.Len())
 		start := f.metrics.start()
 		err = f.processBatchLocked(processBatch, batch, initial)
 		f.metrics.observeSince(start)
@@ -676,20 +678,20 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 // batchLenLocked returns how many deltas from the head form the next batch
 // (at least one; the queue is not empty).
 func (f *RealFIFO) batchLenLocked() int {
-	head := f.pending.at(0)
+	head := f.pending.At(0)
 	if !head.delta.Type.perObject() {
 		return 1
 	}
 	if _, ok := f.batchKeyLocked(&head); !ok {
 		return 1
 	}
-	limit := min(f.batchSize, f.pending.len())
+	limit := min(f.batchSize, f.pending.Len())
 	if p := f.population.pendingLocked(); p > 0 {
 		limit = min(limit, p)
 	}
 	n := 1
 	for ; n < limit; n++ {
-		e := f.pending.at(n)
+		e := f.pending.At(n)
 		if !e.delta.Type.perObject() {
 			break
 		}
@@ -726,7 +728,7 @@ func (f *RealFIFO) batchKeyLocked(e *realFIFOEntry) (key string, ok bool) {
 func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	if n < realFIFOSmallBatch {
 		for i := 0; i < n; i++ {
-			e := f.pending.at(i)
+			e := f.pending.At(i)
 			if k, _ := f.batchKeyLocked(&e); k == key {
 				return true
 			}
@@ -738,7 +740,7 @@ func (f *RealFIFO) batchHasKeyLocked(n int, key string) bool {
 	}
 	if len(f.batchKeys) == 0 {
 		for i := 0; i < n; i++ {
-			e := f.pending.at(i)
+			e := f.pending.At(i)
 			k, _ := f.batchKeyLocked(&e)
 			f.batchKeys[k] = struct{}{}
 		}
@@ -777,7 +779,7 @@ func (f *RealFIFO) processBatchLocked(process ProcessBatchFunc, batch []Delta, i
 // waits is the back-pressure that stops a producer in a burst from growing
 // the queue without bound (benchmarks/queue_burst_test.go).
 func (f *RealFIFO) mayUnlockLocked() bool {
-	return f.unlockWhileProcessing && f.pending.len() < 2*f.batchSize
+	return f.unlockWhileProcessing && f.pending.Len() < 2*f.batchSize
 }
 
 // namedLogger returns the queue's logger with its name added. It is built on

@@ -49,7 +49,7 @@ func queueText(x interface{}) string {
 func queueDrainBatches(t *testing.T, f *RealFIFO) []string {
 	t.Helper()
 	var out []string
-	for f.pending.len() > 0 {
+	for f.pending.Len() > 0 {
 		err := f.PopBatch(func(ds []Delta, initial bool) error {
 			out = append(out, fmt.Sprintf("batch initial=%v: %s", initial, queueText(ds)))
 			return nil
@@ -140,7 +140,7 @@ func TestNonAtomicReplaceTombstonesQueuedAndKnownKeysMissingFromTheList(t *testi
 	mustNoErr(t, f.Add(testPod("ns", "k2", "5")))    // known and queued: tombstoned once, from the queue
 	mustNoErr(t, f.Replace([]interface{}{testPod("ns", "k1", "9"), testPod("ns", "n1", "9")}, "9"))
 	var got []string
-	for f.pending.len() > 0 {
+	for f.pending.Len() > 0 {
 		item, err := f.Pop(func(interface{}, bool) error { return nil })
 		mustNoErr(t, err)
 		got = append(got, queueText(item))
@@ -272,8 +272,8 @@ func TestHasSyncedTurnsTrueOnlyAfterTheInitialItemsAreProcessed(t *testing.T) {
 		if err := f.Replace([]interface{}{testPod("ns", "a", "1")}, "1"); err == nil || err.Error() != "no" {
 			t.Fatalf("Replace error %v, want the transformer's", err)
 		}
-		if f.HasSynced() || f.pending.len() != 0 {
-			t.Fatalf("synced=%v queued=%d after a failed Replace", f.HasSynced(), f.pending.len())
+		if f.HasSynced() || f.pending.Len() != 0 {
+			t.Fatalf("synced=%v queued=%d after a failed Replace", f.HasSynced(), f.pending.Len())
 		}
 	})
 }
@@ -295,8 +295,8 @@ func TestRealFIFOReportsKeyAndTransformerErrors(t *testing.T) {
 		if err := f.Update(testPod("ns", "bad", "1")); err == nil || err.Error() != "rejected" {
 			t.Fatalf("Update(bad) = %v, want the transformer's error", err)
 		}
-		if f.pending.len() != 0 {
-			t.Fatalf("%d deltas queued by failing calls", f.pending.len())
+		if f.pending.Len() != 0 {
+			t.Fatalf("%d deltas queued by failing calls", f.pending.Len())
 		}
 	})
 	t.Run("non-atomic Replace keeps what it queued before a transformer error", func(t *testing.T) {
@@ -317,8 +317,8 @@ func TestRealFIFOReportsKeyAndTransformerErrors(t *testing.T) {
 		if err := f.Replace([]interface{}{testPod("ns", "a", "2"), 42}, "2"); !errors.As(err, &keyErr) {
 			t.Fatalf("Replace = %v, want a KeyError", err)
 		}
-		if f.pending.len() != 0 {
-			t.Fatalf("%d deltas queued", f.pending.len())
+		if f.pending.Len() != 0 {
+			t.Fatalf("%d deltas queued", f.pending.Len())
 		}
 	})
 }
@@ -456,8 +456,8 @@ func TestProcessErrorsAreReturnedAndNothingIsRequeued(t *testing.T) {
 	if err := f.PopBatch(func([]Delta, bool) error { return boom }, nil); !errors.Is(err, boom) {
 		t.Fatalf("PopBatch = %v", err)
 	}
-	if f.pending.len() != 0 {
-		t.Fatalf("%d deltas requeued", f.pending.len())
+	if f.pending.Len() != 0 {
+		t.Fatalf("%d deltas requeued", f.pending.Len())
 	}
 }
 

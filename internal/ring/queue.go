@@ -1,17 +1,18 @@
-package cache
+package ring
 
-// queueRing is a growable first-in first-out ring buffer. It backs the
-// queues' pending lists so that pushing and popping reuse one backing array
-// instead of re-slicing (which leaks the consumed prefix's capacity until the
-// next reallocation).
+// Queue is a growable first-in first-out ring buffer of T, popped one
+// element at a time (see the package doc). It backs the queues' pending
+// lists so that pushing and popping reuse one backing array instead of
+// re-slicing (which leaks the consumed prefix's capacity until the next
+// reallocation). The zero Queue is empty and ready to use.
 //
 // Invariants: len(buf) is zero or a power of two; the live elements are
 // buf[head], buf[head+1], ... (indices modulo len(buf)), n of them; every
 // slot outside the live range holds the zero value, so popped objects are not
 // kept alive by the buffer.
 //
-// queueRing does no locking; its owner guards it.
-type queueRing[T any] struct {
+// Queue does no locking; its owner guards it.
+type Queue[T any] struct {
 	// buf is the backing array; its length is the capacity.
 	buf []T
 	// head is the index in buf of the oldest element.
@@ -20,14 +21,14 @@ type queueRing[T any] struct {
 	n int
 }
 
-// queueRingMinCap is the capacity allocated on the first push.
-const queueRingMinCap = 1
+// queueMinCap is the capacity allocated on the first push.
+const queueMinCap = 1
 
-// len returns the number of queued elements.
-func (r *queueRing[T]) len() int { return r.n }
+// Len returns the number of queued elements.
+func (r *Queue[T]) Len() int { return r.n }
 
-// push appends v at the tail, growing the buffer when it is full.
-func (r *queueRing[T]) push(v T) {
+// Push appends v at the tail, growing the buffer when it is full.
+func (r *Queue[T]) Push(v T) {
 	if r.n == len(r.buf) {
 		r.grow(r.n + 1)
 	}
@@ -35,9 +36,9 @@ func (r *queueRing[T]) push(v T) {
 	r.n++
 }
 
-// pop removes and returns the oldest element. It must not be called on an
+// Pop removes and returns the oldest element. It must not be called on an
 // empty ring.
-func (r *queueRing[T]) pop() T {
+func (r *Queue[T]) Pop() T {
 	var zero T
 	v := r.buf[r.head]
 	r.buf[r.head] = zero
@@ -50,45 +51,45 @@ func (r *queueRing[T]) pop() T {
 	return v
 }
 
-// at returns the i-th oldest element, 0 <= i < len().
-func (r *queueRing[T]) at(i int) T {
+// At returns the i-th oldest element, 0 <= i < Len().
+func (r *Queue[T]) At(i int) T {
 	return r.buf[(r.head+i)&(len(r.buf)-1)]
 }
 
-// reserve makes room for at least extra more elements without further
+// Reserve makes room for at least extra more elements without further
 // growth.
-func (r *queueRing[T]) reserve(extra int) {
+func (r *Queue[T]) Reserve(extra int) {
 	if r.n+extra > len(r.buf) {
 		r.grow(r.n + extra)
 	}
 }
 
 // grow reallocates the buffer to the smallest power of two (at least
-// queueRingMinCap and at least the current capacity) holding need elements.
-func (r *queueRing[T]) grow(need int) {
-	c := max(len(r.buf), queueRingMinCap)
+// queueMinCap and at least the current capacity) holding need elements.
+func (r *Queue[T]) grow(need int) {
+	c := max(len(r.buf), queueMinCap)
 	for c < need {
 		c <<= 1
 	}
 	r.resize(c)
 }
 
-// queueRingShrinkCap is the capacity from which a mostly empty ring gives
+// queueShrinkCap is the capacity from which a mostly empty ring gives
 // memory back: below it the buffer is kept for reuse.
-const queueRingShrinkCap = 4096
+const queueShrinkCap = 4096
 
 // shrinkIfSparse halves the buffer twice over when a large ring is at most
 // one-eighth full, so that a burst (a non-atomic Replace of many objects)
 // does not pin its peak memory for the life of the queue.
-func (r *queueRing[T]) shrinkIfSparse() {
-	if len(r.buf) >= queueRingShrinkCap && r.n <= len(r.buf)/8 {
+func (r *Queue[T]) shrinkIfSparse() {
+	if len(r.buf) >= queueShrinkCap && r.n <= len(r.buf)/8 {
 		r.resize(len(r.buf) / 4)
 	}
 }
 
 // resize moves the live elements to the front of a new buffer of capacity
 // c, a power of two not below n.
-func (r *queueRing[T]) resize(c int) {
+func (r *Queue[T]) resize(c int) {
 	buf := make([]T, c)
 	if r.n > 0 {
 		first := copy(buf, r.buf[r.head:min(r.head+r.n, len(r.buf))])
@@ -98,8 +99,8 @@ func (r *queueRing[T]) resize(c int) {
 	r.head = 0
 }
 
-// reset drops every element, keeping the buffer for reuse.
-func (r *queueRing[T]) reset() {
+// Reset drops every element, keeping the buffer for reuse.
+func (r *Queue[T]) Reset() {
 	clear(r.buf)
 	r.head, r.n = 0, 0
 }
