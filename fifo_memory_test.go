@@ -38,7 +38,7 @@ func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 					mustNoErr(t, f.Add(obj))
 				}
 			}
-			before := mapIdentity(f.items)
+			before := f.items
 			for i := 0; i < tc.remove; i++ {
 				if tc.delete {
 					mustNoErr(t, f.Delete(objs[i]))
@@ -46,7 +46,7 @@ func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 					fifoPopAndCheck(t, f, objs[i])
 				}
 			}
-			if got := mapIdentity(f.items) != before; got != tc.replaced {
+			if got := !sameMap(f.items, before); got != tc.replaced {
 				t.Errorf("map replaced = %v, want %v", got, tc.replaced)
 			}
 			if f.itemsPeak != tc.peak {
