@@ -52,7 +52,7 @@ func (p *sharedProcessor) handlerStatuses() []status.Handler {
 		l := e.listener
 		out = append(out, status.Handler{
 			Name:            l.name,
-			Backlog:         l.PendingNotifications(),
+			Backlog:         l.KcachePendingNotifications(),
 			Delivered:       l.stats.delivered.Load(),
 			SlowestDelivery: time.Duration(l.stats.slowestNanos.Load()),
 			HasSynced:       l.HasSynced(),

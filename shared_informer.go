@@ -129,8 +129,8 @@ type SharedInformer interface {
 // handler, or ask it whether the handler has synced, i.e. has been handed
 // every object of its initial list.
 //
-// The registrations kcache returns also have a PendingNotifications() int
-// method reporting the handler's backlog.
+// The registrations kcache returns also have a
+// KcachePendingNotifications() int method reporting the handler's backlog.
 type ResourceEventHandlerRegistration interface {
 	// HasSyncedChecker reports if both the parent has synced and all pre-sync
 	// events have been delivered.

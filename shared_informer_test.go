@@ -237,8 +237,8 @@ func TestBlockedHandlerBacklogIsReportedWhileOthersKeepUp(t *testing.T) {
 		if gauge == nil || gauge.v.Load() != updates+1 {
 			t.Fatalf("stuck handler's backlog gauge %v, want %d", gauge, updates+1)
 		}
-		if got := stuckReg.(interface{ PendingNotifications() int }).PendingNotifications(); got != updates+1 {
-			t.Fatalf("PendingNotifications %d, want %d", got, updates+1)
+		if got := stuckReg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications(); got != updates+1 {
+			t.Fatalf("KcachePendingNotifications %d, want %d", got, updates+1)
 		}
 		close(stuck.gate)
 		synctest.Wait()

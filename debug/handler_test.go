@@ -117,7 +117,7 @@ func startInformer(t *testing.T, informerName string) *testInformer {
 // caughtUp reports whether every handler has synced and has no backlog.
 func (ti *testInformer) caughtUp() bool {
 	for _, reg := range ti.regs {
-		if !reg.HasSynced() || reg.(interface{ PendingNotifications() int }).PendingNotifications() != 0 {
+		if !reg.HasSynced() || reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() != 0 {
 			return false
 		}
 	}

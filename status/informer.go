@@ -45,7 +45,8 @@ type Index struct {
 type Handler struct {
 	// Name names the handler as its registration's HasSyncedChecker does.
 	Name string
-	// Backlog is the handler's PendingNotifications: queued plus in delivery.
+	// Backlog is the registration's KcachePendingNotifications: queued
+	// plus in delivery.
 	Backlog int
 	// Delivered counts the notifications the handler finished.
 	Delivered int64

@@ -158,7 +158,7 @@ func (r *scriptedRun) waitFor(t *testing.T, rv string) {
 			return false
 		}
 		for _, reg := range r.regs {
-			if !reg.HasSynced() || reg.(interface{ PendingNotifications() int }).PendingNotifications() != 0 {
+			if !reg.HasSynced() || reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() != 0 {
 				return false
 			}
 		}
@@ -421,7 +421,7 @@ func gatedInformer(t *testing.T, informerName string) (cache.SharedIndexInformer
 	})
 	t.Cleanup(stop)
 	obstest.Eventually(t, "the gated handler's backlog built up", func() bool {
-		return reg.(interface{ PendingNotifications() int }).PendingNotifications() == gatedBacklog
+		return reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() == gatedBacklog
 	})
 	return inf, gate, reg, stop
 }
