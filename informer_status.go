@@ -13,13 +13,13 @@ import (
 // keeps s alive and drops s once it stopped (see status.Track). It must be
 // called once, when s is made.
 func registerInformer(s *sharedIndexInformer) {
-	status.Track(s, (*sharedIndexInformer).IsStopped, (*sharedIndexInformer).status)
+	status.Track(s, (*sharedIndexInformer).IsStopped, (*sharedIndexInformer).snapshot)
 }
 
-// status takes the snapshot of s (its ID is status.Informers' to set). It
+// snapshot takes the status of s (its ID is status.Informers' to set). It
 // takes s's locks briefly, one at a time, and reads the cache's keys and
 // index values, not the objects.
-func (s *sharedIndexInformer) status() status.Informer {
+func (s *sharedIndexInformer) snapshot() status.Informer {
 	st := status.Informer{
 		Name:       s.identifier.Name(),
 		Resource:   s.identifier.GroupVersionResource(),
@@ -36,7 +36,7 @@ func (s *sharedIndexInformer) status() status.Informer {
 	s.startedMu.Unlock()
 	if ctrl != nil {
 		if r := ctrl.reflector.Load(); r != nil {
-			st.Reflector = r.status()
+			st.Reflector = r.snapshot()
 		}
 		st.LastSyncResourceVersion = ctrl.LastSyncResourceVersion()
 	}

@@ -105,8 +105,8 @@ func (s *reflectorStats) noteError(err error, now time.Time) {
 	s.errMu.Unlock()
 }
 
-// status returns the snapshot of s for the Reflector called name.
-func (s *reflectorStats) status(name string) status.Reflector {
+// snapshot returns the status of s for the Reflector called name.
+func (s *reflectorStats) snapshot(name string) status.Reflector {
 	st := status.Reflector{
 		Name:           name,
 		Lists:          s.lists.Load(),
@@ -128,5 +128,5 @@ func (s *reflectorStats) status(name string) status.Reflector {
 	return st
 }
 
-// status returns the Reflector's snapshot.
-func (r *Reflector) status() status.Reflector { return r.metrics.stats.status(r.label) }
+// snapshot returns the Reflector's status.
+func (r *Reflector) snapshot() status.Reflector { return r.metrics.stats.snapshot(r.label) }

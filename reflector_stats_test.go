@@ -55,9 +55,9 @@ func TestAReflectorCountsItsRelistsUnderTheCauseOfTheErrorThatEndedTheWatch(t *t
 			status := tc.err.Status()
 			w.Error(&status)
 			src.NextWatch(t)
-			obstest.Eventually(t, "the Reflector relisted", func() bool { return r.status().Lists == 2 })
+			obstest.Eventually(t, "the Reflector relisted", func() bool { return r.snapshot().Lists == 2 })
 
-			st := r.status()
+			st := r.snapshot()
 			if st.Relists != 1 || st.RelistsByCause[tc.cause] != 1 {
 				t.Errorf("relists %d by cause %v, want one under %q", st.Relists, st.RelistsByCause, tc.cause)
 			}
@@ -94,7 +94,7 @@ func TestReflectorStatsCountTheFirstListAsNoRelistAndForgetACauseOnceUsed(t *tes
 			t.Errorf("%s: relist=%v cause=%q, want relist=%v cause=%q", step.name, relist, relistCauses[cause], step.wantRelist, step.wantCause)
 		}
 	}
-	st := s.status("r")
+	st := s.snapshot("r")
 	if st.Lists != 5 || st.WatchLists != 1 || st.Relists != 4 || st.RelistsByCause[status.RelistCauseOther] != 3 || st.RelistsByCause[status.RelistCauseExpired] != 1 {
 		t.Errorf("status %+v", st)
 	}
