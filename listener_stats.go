@@ -6,8 +6,8 @@ import (
 )
 
 // listenerStats are what a processorListener counts about its deliveries:
-// for InformerStatuses always, and for the metrics of
-// InformerHandlerMetricsProvider when the informer's provider has them.
+// for status.Informers always, and for the metrics of
+// KcacheInformerMetricsProvider when the informer's provider has them.
 //
 // Only the listener's run goroutine writes; the fields are atomics (or set
 // before the listener is registered), so readers need no lock. Recording a

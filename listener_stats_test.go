@@ -12,17 +12,20 @@ type countingMetric struct{ observed, incs atomic.Int64 }
 func (m *countingMetric) Observe(float64) { m.observed.Add(1) }
 func (m *countingMetric) Inc()            { m.incs.Add(1) }
 
-// countingHandlerMetrics is an InformerHandlerMetricsProvider handing out
-// one countingMetric.
+// countingHandlerMetrics is a KcacheInformerMetricsProvider handing out
+// one countingMetric as the delivery metrics, and no backlog gauge.
 type countingHandlerMetrics struct {
 	noopInformerMetrics
 	m *countingMetric
 }
 
-func (p countingHandlerMetrics) NewHandlerDeliveryLatencyMetric(InformerNameAndResource, string) HistogramMetric {
+func (p countingHandlerMetrics) KcacheNewPendingNotificationsMetric(InformerNameAndResource, string) GaugeMetric {
+	return nil
+}
+func (p countingHandlerMetrics) KcacheNewHandlerDeliveryLatencyMetric(InformerNameAndResource, string) HistogramMetric {
 	return p.m
 }
-func (p countingHandlerMetrics) NewHandlerDeliveredMetric(InformerNameAndResource, string) CounterMetric {
+func (p countingHandlerMetrics) KcacheNewHandlerDeliveredMetric(InformerNameAndResource, string) CounterMetric {
 	return p.m
 }
 

@@ -193,12 +193,14 @@ func (l *processorListener) stop() {
 	}
 }
 
-// PendingNotifications returns how many notifications this handler has not
-// finished processing yet: those queued plus the one being delivered. It is
-// the backlog that the pending-notifications metric reports.
+// KcachePendingNotifications returns how many notifications this handler
+// has not finished processing yet: those queued plus the one being
+// delivered. It is the backlog that the pending-notifications metric
+// reports. It is kcache's (client-go's registrations have no such method),
+// hence the prefix: no client-go release can add a method of that name.
 //
 // It is lock-free.
-func (l *processorListener) PendingNotifications() int {
+func (l *processorListener) KcachePendingNotifications() int {
 	return int(l.queued.Load())
 }
 
@@ -260,7 +262,7 @@ func (l *processorListener) refill() bool {
 
 // dropUndelivered runs when run returns (after stop): it clears the
 // undelivered part of batch and the pending ring, and takes what they held
-// out of the backlog, so that PendingNotifications and the gauge of a
+// out of the backlog, so that KcachePendingNotifications and the gauge of a
 // removed or stopped handler read zero.
 func (l *processorListener) dropUndelivered() {
 	dropped := l.end - l.next

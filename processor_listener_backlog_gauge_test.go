@@ -73,7 +73,7 @@ func TestTheBacklogGaugeEndsAtZeroWhenAnAddPublishesItsCountAfterTheListenerDrai
 	}
 	close(gauge.release) // now the stale 2 lands
 	<-added
-	if got, pending := gauge.value(), l.PendingNotifications(); got != 0 || pending != 0 {
+	if got, pending := gauge.value(), l.KcachePendingNotifications(); got != 0 || pending != 0 {
 		t.Fatalf("backlog gauge %v with %d notifications pending, want 0 and 0", got, pending)
 	}
 }

@@ -97,7 +97,7 @@ func TestRegistrationSyncsWhileItsHandlerWorksThroughABacklog(t *testing.T) {
 				}
 				synctest.Wait()
 				if !l.HasSynced() || !IsDone(l.HasSyncedChecker()) {
-					t.Fatalf("registration unsynced with a backlog (handler saw %q, %d pending)", h.seen(), l.PendingNotifications())
+					t.Fatalf("registration unsynced with a backlog (handler saw %q, %d pending)", h.seen(), l.KcachePendingNotifications())
 				}
 				if !tc.releaseFirst {
 					h.release("busy-1")
@@ -135,8 +135,8 @@ func TestStoppedListenerDeliversAtMostTheNotificationInFlight(t *testing.T) {
 					p.distribute(notification{kind: notifyAdd, newObj: i, initial: true}, false)
 				}
 				synctest.Wait()
-				if got := l.PendingNotifications(); got != 100 {
-					t.Fatalf("PendingNotifications = %d, want 99 queued + 1 being delivered", got)
+				if got := l.KcachePendingNotifications(); got != 100 {
+					t.Fatalf("KcachePendingNotifications = %d, want 99 queued + 1 being delivered", got)
 				}
 				if tc.viaProcessor {
 					cancel()
@@ -177,8 +177,8 @@ func TestPendingNotificationsCountsTheQueuedAndTheOneBeingDelivered(t *testing.T
 		for i, st := range steps {
 			st.do()
 			synctest.Wait()
-			if got := l.PendingNotifications(); got != st.want {
-				t.Fatalf("step %d: PendingNotifications = %d, want %d", i, got, st.want)
+			if got := l.KcachePendingNotifications(); got != st.want {
+				t.Fatalf("step %d: KcachePendingNotifications = %d, want %d", i, got, st.want)
 			}
 			if got := int(gauge.v.Load()); got != st.want {
 				t.Fatalf("step %d: backlog gauge = %d, want %d", i, got, st.want)

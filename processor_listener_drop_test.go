@@ -10,7 +10,7 @@ import (
 
 // TestARemovedOrStoppedHandlerReportsNoBacklog removes a handler blocked
 // with a backlog (and stops another): once its goroutine has returned, the
-// notifications it dropped are no longer reported by PendingNotifications
+// notifications it dropped are no longer reported by KcachePendingNotifications
 // nor by its pending-notifications gauge.
 func TestARemovedOrStoppedHandlerReportsNoBacklog(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -34,8 +34,8 @@ func TestARemovedOrStoppedHandlerReportsNoBacklog(t *testing.T) {
 		go func() { close(stopped.gate) }()
 		stop()
 		for name, reg := range map[string]ResourceEventHandlerRegistration{"removed": removedReg, "stopped": stoppedReg} {
-			if got := reg.(interface{ PendingNotifications() int }).PendingNotifications(); got != 0 {
-				t.Errorf("%s handler: PendingNotifications %d after its goroutine returned, want 0", name, got)
+			if got := reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications(); got != 0 {
+				t.Errorf("%s handler: KcachePendingNotifications %d after its goroutine returned, want 0", name, got)
 			}
 		}
 		for name, g := range provider.gauges {

@@ -127,7 +127,7 @@ func TestBlockedHandlerDelaysNoOtherHandlerAndLosesNothingOnceReleased(t *testin
 	if got := len(slow.snapshot()); got != 0 {
 		t.Fatalf("blocked handler completed %d calls", got)
 	}
-	if got := slowListener.PendingNotifications(); got != events {
+	if got := slowListener.KcachePendingNotifications(); got != events {
 		t.Fatalf("blocked listener backlog %d, want %d", got, events)
 	}
 	if got := slowGauge.v.Load(); got != events {
@@ -140,8 +140,8 @@ func TestBlockedHandlerDelaysNoOtherHandlerAndLosesNothingOnceReleased(t *testin
 	}
 	// NB: the last notification leaves the backlog just after the handler
 	// returned from it, so the handler's record can be seen a moment first.
-	waitUntil(func() bool { return slowListener.PendingNotifications() == 0 && slowGauge.v.Load() == 0 })
-	if got := slowListener.PendingNotifications(); got != 0 {
+	waitUntil(func() bool { return slowListener.KcachePendingNotifications() == 0 && slowGauge.v.Load() == 0 })
+	if got := slowListener.KcachePendingNotifications(); got != 0 {
 		t.Fatalf("backlog after drain %d", got)
 	}
 	if got := slowGauge.v.Load(); got != 0 {

@@ -2,53 +2,59 @@ package cache
 
 import "time"
 
-// ReflectorExtendedMetricsProvider is an optional extension of
-// MetricsProvider (kcache only; client-go has no such figures). When the
-// provider installed with SetReflectorMetricsProvider also implements it,
-// every Reflector created afterwards also reports WatchLists, relists by
-// cause and the time of its last completed list (its last sync). A Reflector discovers the
-// interface by type assertion when it is created.
-type ReflectorExtendedMetricsProvider interface {
-	// NewWatchListsMetric counts completed WatchLists (initial state
+// KcacheReflectorMetricsProvider is kcache's extension of MetricsProvider:
+// Reflector figures client-go does not have. When the provider installed
+// with SetReflectorMetricsProvider also implements it, every Reflector
+// created afterwards also reports WatchLists, relists by cause and the time
+// of its last completed list (its last sync). A Reflector discovers the
+// interface by type assertion when it is created; a method may return nil
+// for a metric the provider does not publish.
+//
+// The interface and its methods carry the Kcache prefix so that no
+// client-go release can add a name of the same spelling with another
+// meaning.
+type KcacheReflectorMetricsProvider interface {
+	// KcacheNewWatchListsMetric counts completed WatchLists (initial state
 	// streamed); they are also counted by NewListsMetric.
-	NewWatchListsMetric(name string) CounterMetric
-	// NewRelistsMetric counts the lists after the first one attributed to
-	// cause, one of RelistCauses() (the last error seen before the relist).
-	NewRelistsMetric(name, cause string) CounterMetric
-	// NewLastSyncTimeMetric shows when the store was last synced by a
-	// complete list (initial list or relist), in seconds since the Unix
+	KcacheNewWatchListsMetric(name string) CounterMetric
+	// KcacheNewRelistsMetric counts the lists after the first one
+	// attributed to cause, one of status.RelistCauses() (the last error
+	// seen before the relist).
+	KcacheNewRelistsMetric(name, cause string) CounterMetric
+	// KcacheNewLastSyncTimeMetric shows when the store was last synced by
+	// a complete list (initial list or relist), in seconds since the Unix
 	// epoch.
-	NewLastSyncTimeMetric(name string) GaugeMetric
+	KcacheNewLastSyncTimeMetric(name string) GaugeMetric
 }
 
-// reflectorExtraMetrics are the metrics of ReflectorExtendedMetricsProvider,
+// reflectorExtraMetrics are the metrics of KcacheReflectorMetricsProvider,
 // no-ops when the provider does not implement it. Created once; never
 // replaced.
 type reflectorExtraMetrics struct {
 	// watchLists counts completed WatchLists.
 	watchLists CounterMetric
-	// relists counts relists, by cause in RelistCauses order.
+	// relists counts relists, by cause in relistCauses order.
 	relists [numRelistCauses]CounterMetric
 	// lastList shows the Unix time of the last completed list.
 	lastList GaugeMetric
 }
 
 // newReflectorExtraMetrics creates the extended metrics of the Reflector
-// called name from p when p implements ReflectorExtendedMetricsProvider.
+// called name from p when p implements KcacheReflectorMetricsProvider.
 func newReflectorExtraMetrics(p MetricsProvider, name string) reflectorExtraMetrics {
 	n := noopMetric{}
 	m := reflectorExtraMetrics{watchLists: n, lastList: n}
 	for i := range m.relists {
 		m.relists[i] = n
 	}
-	ext, ok := p.(ReflectorExtendedMetricsProvider)
+	ext, ok := p.(KcacheReflectorMetricsProvider)
 	if !ok {
 		return m
 	}
-	m.watchLists = orNoop[CounterMetric](ext.NewWatchListsMetric(name))
-	m.lastList = orNoop[GaugeMetric](ext.NewLastSyncTimeMetric(name))
+	m.watchLists = orNoop[CounterMetric](ext.KcacheNewWatchListsMetric(name))
+	m.lastList = orNoop[GaugeMetric](ext.KcacheNewLastSyncTimeMetric(name))
 	for i, cause := range relistCauses {
-		m.relists[i] = orNoop[CounterMetric](ext.NewRelistsMetric(name, cause))
+		m.relists[i] = orNoop[CounterMetric](ext.KcacheNewRelistsMetric(name, cause))
 	}
 	return m
 }

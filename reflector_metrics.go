@@ -83,7 +83,7 @@ type reflectorMetrics struct {
 	itemsInWatch SummaryMetric
 	// lastResourceVersion shows the last synced resource version as a number.
 	lastResourceVersion GaugeMetric
-	// extra holds the kcache-only metrics (ReflectorExtendedMetricsProvider).
+	// extra holds the kcache-only metrics (KcacheReflectorMetricsProvider).
 	extra reflectorExtraMetrics
 	// enabled is false when no provider was installed, so that per-event
 	// work (parsing resource versions) is skipped.

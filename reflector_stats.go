@@ -7,41 +7,24 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kcache-go/cache/status"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // This file holds what a Reflector counts for itself, whether or not a
-// metrics provider is installed: the figures of ReflectorStatus (lists,
+// metrics provider is installed: the figures of status.Reflector (lists,
 // watch-lists, watches, relists by cause, the last error and when it
-// happened), read by InformerStatuses.
+// happened), read by status.Informers.
 
-// The causes a relist is attributed to: the last error the Reflector saw
-// before it listed again.
-const (
-	// RelistCauseExpired: the server no longer had the resource version
-	// (410 Gone / Expired), e.g. after compaction.
-	RelistCauseExpired = "expired"
-	// RelistCauseTooLargeResourceVersion: the server was behind the
-	// requested resource version.
-	RelistCauseTooLargeResourceVersion = "too_large_resource_version"
-	// RelistCauseDecodeError: an event or list could not be decoded.
-	RelistCauseDecodeError = "decode_error"
-	// RelistCauseOther: any other error, or none (e.g. a resync failure).
-	RelistCauseOther = "other"
-)
-
-// relistCauses are the causes in the order of every per-cause array.
-var relistCauses = [...]string{RelistCauseExpired, RelistCauseTooLargeResourceVersion, RelistCauseDecodeError, RelistCauseOther}
+// relistCauses are the causes of status.RelistCauses, in the order of every
+// per-cause array; status.RelistCauseOther is last (relistCauseIndex relies on it).
+var relistCauses = [...]string{status.RelistCauseExpired, status.RelistCauseTooLargeResourceVersion, status.RelistCauseDecodeError, status.RelistCauseOther}
 
 // numRelistCauses is the number of relist causes.
 const numRelistCauses = len(relistCauses)
 
-// RelistCauses returns every cause a relist is counted under, in a fixed
-// order; the caller owns the slice.
-func RelistCauses() []string { return append([]string(nil), relistCauses[:]...) }
-
 // relistCauseIndex numbers the causes for the per-cause arrays; an unknown
-// cause is RelistCauseOther.
+// cause is status.RelistCauseOther.
 func relistCauseIndex(cause string) int {
 	for i, c := range relistCauses {
 		if c == cause {
@@ -55,13 +38,13 @@ func relistCauseIndex(cause string) int {
 func relistCauseOf(err error) string {
 	switch {
 	case isExpiredError(err):
-		return RelistCauseExpired
+		return status.RelistCauseExpired
 	case isTooLargeResourceVersionError(err):
-		return RelistCauseTooLargeResourceVersion
+		return status.RelistCauseTooLargeResourceVersion
 	case strings.Contains(err.Error(), "unable to decode"):
-		return RelistCauseDecodeError
+		return status.RelistCauseDecodeError
 	}
-	return RelistCauseOther
+	return status.RelistCauseOther
 }
 
 // reflectorStats are one Reflector's own counters. The counters are atomics;
@@ -72,7 +55,7 @@ type reflectorStats struct {
 	lists, watchLists atomic.Int64
 	// watches counts consumed watch streams.
 	watches atomic.Int64
-	// relists counts lists after the first, by cause (RelistCauses order).
+	// relists counts lists after the first, by cause (relistCauses order).
 	relists [numRelistCauses]atomic.Int64
 	// pendingCause is one more than the relistCauseIndex of the last error
 	// seen (0: none); the next relist is counted under it.
@@ -99,7 +82,7 @@ func (s *reflectorStats) noteList(watchList bool, now time.Time) (relist bool, c
 	if s.lists.Add(1) == 1 {
 		return false, 0
 	}
-	cause = relistCauseIndex(RelistCauseOther)
+	cause = relistCauseIndex(status.RelistCauseOther)
 	if p > 0 {
 		cause = int(p - 1)
 	}
@@ -122,30 +105,9 @@ func (s *reflectorStats) noteError(err error, now time.Time) {
 	s.errMu.Unlock()
 }
 
-// ReflectorStatus is a snapshot of what a Reflector did so far.
-type ReflectorStatus struct {
-	// Name is the Reflector's name (its metrics label).
-	Name string
-	// Lists counts completed lists, List and WatchList alike; WatchLists
-	// counts the WatchList ones among them.
-	Lists, WatchLists int64
-	// Watches counts consumed watch streams.
-	Watches int64
-	// Relists counts the lists after the first; RelistsByCause splits them
-	// by the causes of RelistCauses.
-	Relists        int64
-	RelistsByCause map[string]int64
-	// LastListTime is when the last list completed; zero before the first.
-	LastListTime time.Time
-	// LastError is the text of the last error that ended a watch or a
-	// list-and-watch round, "" if none; LastErrorTime is when it happened.
-	LastError     string
-	LastErrorTime time.Time
-}
-
-// status returns the snapshot of s for the Reflector called name.
-func (s *reflectorStats) status(name string) ReflectorStatus {
-	st := ReflectorStatus{
+// snapshot returns the status of s for the Reflector called name.
+func (s *reflectorStats) snapshot(name string) status.Reflector {
+	st := status.Reflector{
 		Name:           name,
 		Lists:          s.lists.Load(),
 		WatchLists:     s.watchLists.Load(),
@@ -166,5 +128,5 @@ func (s *reflectorStats) status(name string) ReflectorStatus {
 	return st
 }
 
-// status returns the Reflector's snapshot.
-func (r *Reflector) status() ReflectorStatus { return r.metrics.stats.status(r.label) }
+// snapshot returns the Reflector's status.
+func (r *Reflector) snapshot() status.Reflector { return r.metrics.stats.snapshot(r.label) }

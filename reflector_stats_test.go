@@ -3,12 +3,14 @@ package cache
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kcache-go/cache/internal/obstest"
+	"github.com/kcache-go/cache/status"
 	"go.uber.org/goleak"
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -21,11 +23,11 @@ var watchEndings = []struct {
 	err   *apierrors.StatusError
 	cause string
 }{
-	{"410 Expired", apierrors.NewResourceExpired("too old resource version: 1 (5)"), RelistCauseExpired},
-	{"410 Gone", apierrors.NewGone("gone"), RelistCauseExpired},
-	{"too large resource version", apierrors.NewTimeoutError("Too large resource version: 9, current: 3", 1), RelistCauseTooLargeResourceVersion},
-	{"decode error", apierrors.NewInternalError(errors.New("unable to decode an event from the watch stream: bad json")), RelistCauseDecodeError},
-	{"other internal error", apierrors.NewInternalError(errors.New("boom")), RelistCauseOther},
+	{"410 Expired", apierrors.NewResourceExpired("too old resource version: 1 (5)"), status.RelistCauseExpired},
+	{"410 Gone", apierrors.NewGone("gone"), status.RelistCauseExpired},
+	{"too large resource version", apierrors.NewTimeoutError("Too large resource version: 9, current: 3", 1), status.RelistCauseTooLargeResourceVersion},
+	{"decode error", apierrors.NewInternalError(errors.New("unable to decode an event from the watch stream: bad json")), status.RelistCauseDecodeError},
+	{"other internal error", apierrors.NewInternalError(errors.New("boom")), status.RelistCauseOther},
 }
 
 func TestRelistCauseOfClassifiesTheErrorsThatEndAWatch(t *testing.T) {
@@ -53,9 +55,9 @@ func TestAReflectorCountsItsRelistsUnderTheCauseOfTheErrorThatEndedTheWatch(t *t
 			status := tc.err.Status()
 			w.Error(&status)
 			src.NextWatch(t)
-			obstest.Eventually(t, "the Reflector relisted", func() bool { return r.status().Lists == 2 })
+			obstest.Eventually(t, "the Reflector relisted", func() bool { return r.snapshot().Lists == 2 })
 
-			st := r.status()
+			st := r.snapshot()
 			if st.Relists != 1 || st.RelistsByCause[tc.cause] != 1 {
 				t.Errorf("relists %d by cause %v, want one under %q", st.Relists, st.RelistsByCause, tc.cause)
 			}
@@ -79,10 +81,10 @@ func TestReflectorStatsCountTheFirstListAsNoRelistAndForgetACauseOnceUsed(t *tes
 		wantCause  string
 	}{
 		{name: "initial list", wantRelist: false},
-		{name: "relist after an expired RV", err: apierrors.NewResourceExpired("old"), wantRelist: true, wantCause: RelistCauseExpired},
-		{name: "relist without an error", wantRelist: true, wantCause: RelistCauseOther},
-		{name: "a throttled watch is no cause", err: apierrors.NewTooManyRequests("slow down", 1), wantRelist: true, wantCause: RelistCauseOther},
-		{name: "a requested stop is no error", err: errStopRequested, watchList: true, wantRelist: true, wantCause: RelistCauseOther},
+		{name: "relist after an expired RV", err: apierrors.NewResourceExpired("old"), wantRelist: true, wantCause: status.RelistCauseExpired},
+		{name: "relist without an error", wantRelist: true, wantCause: status.RelistCauseOther},
+		{name: "a throttled watch is no cause", err: apierrors.NewTooManyRequests("slow down", 1), wantRelist: true, wantCause: status.RelistCauseOther},
+		{name: "a requested stop is no error", err: errStopRequested, watchList: true, wantRelist: true, wantCause: status.RelistCauseOther},
 	}
 	var s reflectorStats
 	for _, step := range steps {
@@ -92,8 +94,8 @@ func TestReflectorStatsCountTheFirstListAsNoRelistAndForgetACauseOnceUsed(t *tes
 			t.Errorf("%s: relist=%v cause=%q, want relist=%v cause=%q", step.name, relist, relistCauses[cause], step.wantRelist, step.wantCause)
 		}
 	}
-	st := s.status("r")
-	if st.Lists != 5 || st.WatchLists != 1 || st.Relists != 4 || st.RelistsByCause[RelistCauseOther] != 3 || st.RelistsByCause[RelistCauseExpired] != 1 {
+	st := s.snapshot("r")
+	if st.Lists != 5 || st.WatchLists != 1 || st.Relists != 4 || st.RelistsByCause[status.RelistCauseOther] != 3 || st.RelistsByCause[status.RelistCauseExpired] != 1 {
 		t.Errorf("status %+v", st)
 	}
 	if !strings.Contains(st.LastError, "slow down") {
@@ -109,7 +111,16 @@ func TestAnErrorBeforeTheFirstListIsNotTheCauseOfALaterRelist(t *testing.T) {
 		t.Fatal("the first completed list counted as a relist")
 	}
 	s.noteError(apierrors.NewTooManyRequests("slow down", 1), now) // no cause
-	if relist, cause := s.noteList(false, now); !relist || relistCauses[cause] != RelistCauseOther {
-		t.Errorf("relist=%v under %q, want a relist under %q: the error before the first list was used up by it", relist, relistCauses[cause], RelistCauseOther)
+	if relist, cause := s.noteList(false, now); !relist || relistCauses[cause] != status.RelistCauseOther {
+		t.Errorf("relist=%v under %q, want a relist under %q: the error before the first list was used up by it", relist, relistCauses[cause], status.RelistCauseOther)
+	}
+}
+
+func TestTheReflectorCountsRelistsUnderExactlyTheCausesStatusListsInItsOrder(t *testing.T) {
+	if got, want := relistCauses[:], status.RelistCauses(); !slices.Equal(got, want) {
+		t.Errorf("the Reflector's causes %q, status.RelistCauses %q", got, want)
+	}
+	if relistCauseIndex("no such cause") != relistCauseIndex(status.RelistCauseOther) {
+		t.Error("an unknown cause is not counted as other")
 	}
 }

@@ -129,8 +129,8 @@ type SharedInformer interface {
 // handler, or ask it whether the handler has synced, i.e. has been handed
 // every object of its initial list.
 //
-// The registrations kcache returns also have a PendingNotifications() int
-// method reporting the handler's backlog.
+// The registrations kcache returns also have a
+// KcachePendingNotifications() int method reporting the handler's backlog.
 type ResourceEventHandlerRegistration interface {
 	// HasSyncedChecker reports if both the parent has synced and all pre-sync
 	// events have been delivered.
@@ -186,7 +186,7 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defa
 // longer of its request and the check period.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) SharedIndexInformer {
 	s := newSharedIndexInformer(lw, exampleObject, options, clock.RealClock{})
-	registerInformer(s) // for InformerStatuses; weak, see informer_registry.go
+	registerInformer(s) // for status.Informers; weak, see informer_status.go
 	return s
 }
 
@@ -208,8 +208,8 @@ type SharedIndexInformerOptions struct {
 	Identifier InformerNameAndResource
 
 	// InformerMetricsProvider creates the queue's metrics and, when it also
-	// implements InformerPendingNotificationsMetricsProvider, one backlog
-	// gauge per handler; nil uses the provider set with
+	// implements KcacheInformerMetricsProvider, each handler's backlog and
+	// delivery metrics; nil uses the provider set with
 	// SetInformerMetricsProvider, or none. The store's resource-version
 	// gauge is created only from a provider given here, as in client-go.
 	InformerMetricsProvider InformerMetricsProvider
@@ -256,8 +256,6 @@ type sharedIndexInformer struct {
 	mutationDetector MutationDetector
 	// synced is closed once the controller has synced; see HasSyncedChecker.
 	synced chan struct{}
-	// registryID numbers the informer in InformerStatuses; 0 if unlisted.
-	registryID uint64
 
 	// startedMu guards the fields below up to deltasMu.
 	startedMu sync.Mutex

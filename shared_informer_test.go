@@ -183,15 +183,24 @@ func TestRemoveEventHandlerStopsOnlyThatHandler(t *testing.T) {
 	})
 }
 
-// backlogProvider is an InformerMetricsProvider that also implements the
-// pending-notifications extension and keeps every gauge it made.
+// backlogProvider is an InformerMetricsProvider that also implements
+// KcacheInformerMetricsProvider (backlog gauges only) and keeps every gauge
+// it made.
 type backlogProvider struct {
 	noopInformerMetrics
 	mu     sync.Mutex
 	gauges map[string]*gaugeRecorder
 }
 
-func (p *backlogProvider) NewPendingNotificationsMetric(id InformerNameAndResource, handler string) GaugeMetric {
+func (p *backlogProvider) KcacheNewHandlerDeliveryLatencyMetric(InformerNameAndResource, string) HistogramMetric {
+	return nil
+}
+
+func (p *backlogProvider) KcacheNewHandlerDeliveredMetric(InformerNameAndResource, string) CounterMetric {
+	return nil
+}
+
+func (p *backlogProvider) KcacheNewPendingNotificationsMetric(id InformerNameAndResource, handler string) GaugeMetric {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	g := &gaugeRecorder{}
@@ -228,8 +237,8 @@ func TestBlockedHandlerBacklogIsReportedWhileOthersKeepUp(t *testing.T) {
 		if gauge == nil || gauge.v.Load() != updates+1 {
 			t.Fatalf("stuck handler's backlog gauge %v, want %d", gauge, updates+1)
 		}
-		if got := stuckReg.(interface{ PendingNotifications() int }).PendingNotifications(); got != updates+1 {
-			t.Fatalf("PendingNotifications %d, want %d", got, updates+1)
+		if got := stuckReg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications(); got != updates+1 {
+			t.Fatalf("KcachePendingNotifications %d, want %d", got, updates+1)
 		}
 		close(stuck.gate)
 		synctest.Wait()

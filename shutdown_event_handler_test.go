@@ -138,7 +138,7 @@ func TestShutDownEventHandlerReturnsAtOnceForHandlersThatNeverRanOrBelongElsewhe
 		if err := ShutDownEventHandler(elsewhere, running); err != nil {
 			t.Fatal(err)
 		}
-		if running.(*processorListener).PendingNotifications() != 1 {
+		if running.(*processorListener).KcachePendingNotifications() != 1 {
 			t.Fatal("the registration of another informer was stopped")
 		}
 		close(log.release)

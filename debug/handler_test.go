@@ -14,6 +14,7 @@ import (
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/internal/obstest"
+	"github.com/kcache-go/cache/status"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -116,7 +117,7 @@ func startInformer(t *testing.T, informerName string) *testInformer {
 // caughtUp reports whether every handler has synced and has no backlog.
 func (ti *testInformer) caughtUp() bool {
 	for _, reg := range ti.regs {
-		if !reg.HasSynced() || reg.(interface{ PendingNotifications() int }).PendingNotifications() != 0 {
+		if !reg.HasSynced() || reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() != 0 {
 			return false
 		}
 	}
@@ -167,7 +168,7 @@ func TestTheJSONSnapshotMatchesTheInformersStateAfterARelist(t *testing.T) {
 		t.Errorf("indices %+v, want %+v", inf.Indices, wantIndices)
 	}
 	r := inf.Reflector
-	if r.Name == "" || r.Lists != 2 || r.WatchLists != 0 || r.Watches != 1 || r.Relists != 1 || r.RelistsByCause[cache.RelistCauseExpired] != 1 {
+	if r.Name == "" || r.Lists != 2 || r.WatchLists != 0 || r.Watches != 1 || r.Relists != 1 || r.RelistsByCause[status.RelistCauseExpired] != 1 {
 		t.Errorf("reflector %+v, want 2 lists, 1 finished watch, 1 relist caused by an expired resource version", r)
 	}
 	if !strings.Contains(r.LastError, "too old resource version") || r.LastErrorTime == nil || r.LastErrorTime.Before(start) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	cache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/status"
 )
 
 // pageData is what the HTML template renders.
@@ -27,10 +27,10 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 }).Parse(pageHTML))
 
 // causes renders the non-zero relist counts as "cause: n, cause: n" in the
-// order of cache.RelistCauses.
+// order of status.RelistCauses.
 func causes(byCause map[string]int64) string {
 	var parts []string
-	for _, c := range cache.RelistCauses() {
+	for _, c := range status.RelistCauses() {
 		if n := byCause[c]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s: %d", c, n))
 		}

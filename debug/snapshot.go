@@ -3,7 +3,7 @@ package debug
 import (
 	"time"
 
-	cache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/status"
 )
 
 // Snapshot is the JSON document of ?format=json.
@@ -80,7 +80,7 @@ type EventHandler struct {
 
 // Take returns the snapshot of the process's informers now.
 func Take() Snapshot {
-	statuses := cache.InformerStatuses()
+	statuses := status.Informers()
 	s := Snapshot{GeneratedAt: time.Now(), Informers: make([]Informer, 0, len(statuses))}
 	for _, st := range statuses {
 		s.Informers = append(s.Informers, informerOf(st))
@@ -88,8 +88,8 @@ func Take() Snapshot {
 	return s
 }
 
-// informerOf converts a cache.InformerStatus.
-func informerOf(st cache.InformerStatus) Informer {
+// informerOf converts a status.Informer.
+func informerOf(st status.Informer) Informer {
 	inf := Informer{
 		ID: st.ID, Name: st.Name, Group: st.Resource.Group, Version: st.Resource.Version, Resource: st.Resource.Resource,
 		ObjectType: st.ObjectType, Started: st.Started, HasSynced: st.HasSynced, Objects: st.Objects,
@@ -106,8 +106,8 @@ func informerOf(st cache.InformerStatus) Informer {
 	return inf
 }
 
-// reflectorOf converts a cache.ReflectorStatus.
-func reflectorOf(st cache.ReflectorStatus) Reflector {
+// reflectorOf converts a status.Reflector.
+func reflectorOf(st status.Reflector) Reflector {
 	r := Reflector{Name: st.Name, Lists: st.Lists, WatchLists: st.WatchLists, Watches: st.Watches,
 		Relists: st.Relists, RelistsByCause: st.RelistsByCause, LastError: st.LastError}
 	if r.RelistsByCause == nil {

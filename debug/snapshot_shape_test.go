@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	cache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/status"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/snapshot.json")
@@ -52,4 +52,4 @@ func TestTheJSONShapeIsStable(t *testing.T) {
 
 // zeroStatus is the status of an informer never started, without an
 // Identifier, indices or handlers.
-func zeroStatus() cache.InformerStatus { return cache.InformerStatus{ID: 1, ObjectType: "*v1.Pod"} }
+func zeroStatus() status.Informer { return status.Informer{ID: 1, ObjectType: "*v1.Pod"} }

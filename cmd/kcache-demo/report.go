@@ -49,7 +49,7 @@ func (r *reporter) addHandlers() error {
 
 // backlog returns the backlog of the i-th handler.
 func (r *reporter) backlog(i int) int {
-	return r.registrations[i].(interface{ PendingNotifications() int }).PendingNotifications()
+	return r.registrations[i].(interface{ KcachePendingNotifications() int }).KcachePendingNotifications()
 }
 
 // loop prints a line every second until ctx ends; it also notes the

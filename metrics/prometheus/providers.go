@@ -13,9 +13,8 @@ import (
 type informerProvider struct{ c *collectors }
 
 var (
-	_ cache.InformerMetricsProvider                     = informerProvider{}
-	_ cache.InformerPendingNotificationsMetricsProvider = informerProvider{}
-	_ cache.InformerHandlerMetricsProvider              = informerProvider{}
+	_ cache.InformerMetricsProvider       = informerProvider{}
+	_ cache.KcacheInformerMetricsProvider = informerProvider{}
 )
 
 // informerLabelValues returns the values of informerLabels for id.
@@ -50,25 +49,25 @@ func (p informerProvider) NewStoreResourceVersionMetric(id cache.InformerNameAnd
 	return reservedGauge{id, p.c.storeResourceVersion.WithLabelValues(informerLabelValues(id)...)}
 }
 
-// NewPendingNotificationsMetric returns a handler's share of the backlog
+// KcacheNewPendingNotificationsMetric returns a handler's share of the backlog
 // series of its name: handlers of one informer that share a name (two
 // FilteringResourceEventHandlers, say) publish the sum of their backlogs,
 // as their counters and histograms add up.
-func (p informerProvider) NewPendingNotificationsMetric(id cache.InformerNameAndResource, handlerName string) cache.GaugeMetric {
+func (p informerProvider) KcacheNewPendingNotificationsMetric(id cache.InformerNameAndResource, handlerName string) cache.GaugeMetric {
 	if !id.Reserved() {
 		return discard{}
 	}
 	return &shareOfGauge{id: id, g: p.c.handlerPending.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
-func (p informerProvider) NewHandlerDeliveryLatencyMetric(id cache.InformerNameAndResource, handlerName string) cache.HistogramMetric {
+func (p informerProvider) KcacheNewHandlerDeliveryLatencyMetric(id cache.InformerNameAndResource, handlerName string) cache.HistogramMetric {
 	if !id.Reserved() {
 		return discard{}
 	}
 	return reservedObserver{id, p.c.handlerLatency.WithLabelValues(handlerLabelValues(id, handlerName)...)}
 }
 
-func (p informerProvider) NewHandlerDeliveredMetric(id cache.InformerNameAndResource, handlerName string) cache.CounterMetric {
+func (p informerProvider) KcacheNewHandlerDeliveredMetric(id cache.InformerNameAndResource, handlerName string) cache.CounterMetric {
 	if !id.Reserved() {
 		return discard{}
 	}
@@ -137,8 +136,8 @@ func (m reservedCounter) Inc() {
 type reflectorProvider struct{ c *collectors }
 
 var (
-	_ cache.MetricsProvider                  = reflectorProvider{}
-	_ cache.ReflectorExtendedMetricsProvider = reflectorProvider{}
+	_ cache.MetricsProvider                = reflectorProvider{}
+	_ cache.KcacheReflectorMetricsProvider = reflectorProvider{}
 )
 
 func (p reflectorProvider) NewListsMetric(name string) cache.CounterMetric {
@@ -173,15 +172,15 @@ func (p reflectorProvider) NewLastResourceVersionMetric(name string) cache.Gauge
 	return p.c.lastResourceVersion.WithLabelValues(name)
 }
 
-func (p reflectorProvider) NewWatchListsMetric(name string) cache.CounterMetric {
+func (p reflectorProvider) KcacheNewWatchListsMetric(name string) cache.CounterMetric {
 	return p.c.watchLists.WithLabelValues(name)
 }
 
-func (p reflectorProvider) NewRelistsMetric(name, cause string) cache.CounterMetric {
+func (p reflectorProvider) KcacheNewRelistsMetric(name, cause string) cache.CounterMetric {
 	return p.c.relists.WithLabelValues(name, cause)
 }
 
-func (p reflectorProvider) NewLastSyncTimeMetric(name string) cache.GaugeMetric {
+func (p reflectorProvider) KcacheNewLastSyncTimeMetric(name string) cache.GaugeMetric {
 	return p.c.lastSyncTime.WithLabelValues(name)
 }
 

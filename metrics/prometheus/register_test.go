@@ -14,6 +14,7 @@ import (
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/internal/obstest"
+	"github.com/kcache-go/cache/status"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	dto "github.com/prometheus/client_model/go"
@@ -157,7 +158,7 @@ func (r *scriptedRun) waitFor(t *testing.T, rv string) {
 			return false
 		}
 		for _, reg := range r.regs {
-			if !reg.HasSynced() || reg.(interface{ PendingNotifications() int }).PendingNotifications() != 0 {
+			if !reg.HasSynced() || reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() != 0 {
 				return false
 			}
 		}
@@ -165,15 +166,15 @@ func (r *scriptedRun) waitFor(t *testing.T, rv string) {
 	})
 }
 
-// status returns the InformerStatus of the run's informer.
-func (r *scriptedRun) status(t *testing.T, informerName string) cache.InformerStatus {
-	for _, st := range cache.InformerStatuses() {
+// status returns the status of the run's informer.
+func (r *scriptedRun) status(t *testing.T, informerName string) status.Informer {
+	for _, st := range status.Informers() {
 		if st.Name == informerName {
 			return st
 		}
 	}
-	t.Fatalf("informer %q is not in InformerStatuses", informerName)
-	return cache.InformerStatus{}
+	t.Fatalf("informer %q is not in status.Informers", informerName)
+	return status.Informer{}
 }
 
 func TestAScriptedInformerRunIsPublishedWithKubernetesNamesLabelsAndBuckets(t *testing.T) {
@@ -298,9 +299,9 @@ func checkReflectorMetrics(t *testing.T, s scrapes, run *scriptedRun, reflectorN
 			t.Errorf("%s{name=%q} grew by %v, want %v", name, reflectorName, got, v)
 		}
 	}
-	for _, cause := range cache.RelistCauses() {
+	for _, cause := range status.RelistCauses() {
 		wantN := 0.0
-		if cause == cache.RelistCauseExpired {
+		if cause == status.RelistCauseExpired {
 			wantN = 1
 		}
 		if got := s.added(t, "reflector_relists_total", with(r, "cause", cause)); got != wantN {
@@ -356,9 +357,9 @@ func TestPublishingAHandlerDeliveryAllocatesNothing(t *testing.T) {
 	}
 	defer name.Release()
 	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
-	p := InformerMetricsProvider().(cache.InformerHandlerMetricsProvider)
-	latency, delivered := p.NewHandlerDeliveryLatencyMetric(id, "h"), p.NewHandlerDeliveredMetric(id, "h")
-	backlog := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider).NewPendingNotificationsMetric(id, "h")
+	p := InformerMetricsProvider().(cache.KcacheInformerMetricsProvider)
+	latency, delivered := p.KcacheNewHandlerDeliveryLatencyMetric(id, "h"), p.KcacheNewHandlerDeliveredMetric(id, "h")
+	backlog := p.KcacheNewPendingNotificationsMetric(id, "h")
 	if allocs := testing.AllocsPerRun(1000, func() { latency.Observe(0.001); delivered.Inc(); backlog.Set(3) }); allocs != 0 {
 		t.Errorf("publishing one delivery allocates %v times, want 0", allocs)
 	}
@@ -375,8 +376,8 @@ func TestHandlersSharingANamePublishTheSumOfTheirBacklogs(t *testing.T) {
 	}
 	defer name.Release()
 	id := name.WithResource(schema.GroupVersionResource{Version: "v1", Resource: "pods"})
-	p := InformerMetricsProvider().(cache.InformerPendingNotificationsMetricsProvider)
-	first, second := p.NewPendingNotificationsMetric(id, "same"), p.NewPendingNotificationsMetric(id, "same")
+	p := InformerMetricsProvider().(cache.KcacheInformerMetricsProvider)
+	first, second := p.KcacheNewPendingNotificationsMetric(id, "same"), p.KcacheNewPendingNotificationsMetric(id, "same")
 	labels := map[string]string{"name": "metrics-shared-handler-name", "handler": "same"}
 	for _, step := range []struct {
 		first, second, want float64
@@ -420,7 +421,7 @@ func gatedInformer(t *testing.T, informerName string) (cache.SharedIndexInformer
 	})
 	t.Cleanup(stop)
 	obstest.Eventually(t, "the gated handler's backlog built up", func() bool {
-		return reg.(interface{ PendingNotifications() int }).PendingNotifications() == gatedBacklog
+		return reg.(interface{ KcachePendingNotifications() int }).KcachePendingNotifications() == gatedBacklog
 	})
 	return inf, gate, reg, stop
 }
