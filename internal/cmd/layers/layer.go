@@ -126,10 +126,8 @@ func stronglyConnected(g *graph) [][]string {
 }
 
 // feedbackArcs picks references inside one cycle (the nodes scc, members in)
-// whose removal leaves it acyclic: it orders the nodes the Eades–Lin–Smyth
-// way (sinks to the end, sources to the front, else the node with most
-// outgoing minus incoming references next, ties by name) and returns the
-// references that run against that order.
+// whose removal leaves it acyclic: those that run against the order
+// elsOrder gives the nodes.
 func feedbackArcs(g *graph, scc []string, in map[string]bool) []edge {
 	out, inc := map[string]map[string]bool{}, map[string]map[string]bool{}
 	for _, n := range scc {
@@ -142,6 +140,24 @@ func feedbackArcs(g *graph, scc []string, in map[string]bool) []edge {
 			}
 		}
 	}
+	pos := elsOrder(scc, out, inc)
+	var arcs []edge
+	for _, n := range scc {
+		for _, m := range g.succ[n] {
+			if in[m] && pos[m] < pos[n] {
+				arcs = append(arcs, edge{n, m})
+			}
+		}
+	}
+	return arcs
+}
+
+// elsOrder orders the nodes of scc the Eades–Lin–Smyth way and returns each
+// node's position: repeatedly, a sink goes to the end, else a source to the
+// front, else the node with most outgoing minus incoming references to the
+// front (ties by name, so the order is deterministic). It consumes out and
+// inc, the references inside scc.
+func elsOrder(scc []string, out, inc map[string]map[string]bool) map[string]int {
 	left := map[string]bool{}
 	for _, n := range scc {
 		left[n] = true
@@ -183,15 +199,7 @@ func feedbackArcs(g *graph, scc []string, in map[string]bool) []edge {
 	for i, n := range back { // sinks were found last-first
 		pos[n] = len(scc) - 1 - i
 	}
-	var arcs []edge
-	for _, n := range scc {
-		for _, m := range g.succ[n] {
-			if in[m] && pos[m] < pos[n] {
-				arcs = append(arcs, edge{n, m})
-			}
-		}
-	}
-	return arcs
+	return pos
 }
 
 // pick returns the first node of order still left that satisfies ok.

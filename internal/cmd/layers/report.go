@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 )
 
@@ -90,14 +89,4 @@ func writeFilesMermaid(w io.Writer, g *graph, ly *layering) {
 		}
 		fmt.Fprintf(w, "  %s %s %s\n", id[e.from], arrow, id[e.to])
 	}
-}
-
-// sortedKeys returns the keys of m, sorted.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
