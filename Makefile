@@ -92,6 +92,13 @@ bench-memory:
 apicover:
 	cd $(APICOVER_DIR) && $(GO) run . $(CURDIR)
 
+## layers: the root package as a layered graph of its files, with every
+## reference that runs back up (see ARCHITECTURE.md); `make unit` runs its
+## test, which fails on a new one
+.PHONY: layers
+layers:
+	$(GO) run ./internal/cmd/layers
+
 ## e2e: only the end-to-end tests against a real kube-apiserver and etcd
 ## (built once into ~/.cache/kcache-e2e, or $$KCACHE_E2E_BIN_DIR; the first
 ## build takes several minutes, later runs reuse the binaries)

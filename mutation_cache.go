@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilcache "k8s.io/apimachinery/pkg/util/cache"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -71,23 +73,6 @@ type mutationCache struct {
 	mu sync.Mutex
 	// recent holds the recorded mutations, by key, with expiry and LRU order.
 	recent *utilcache.LRUExpireCache
-}
-
-// NewIntegerResourceVersionMutationCache returns a MutationCache that
-// understands how to deal with objects whose resource version is an
-// unsigned integer that grows with every update and is comparable between
-// objects of one resource in a namespace, as with most backends.
-//
-// It is NewIntegerResourceVersionMutationCacheWithOptions with at most 100
-// recorded mutations; as there, a zero ttl means 5 minutes (client-go
-// v0.37; before, a zero ttl expired every mutation at once).
-func NewIntegerResourceVersionMutationCache(logger klog.Logger, backingCache Store, indexer Indexer, ttl time.Duration, includeAdds bool) MutationCache {
-	return NewIntegerResourceVersionMutationCacheWithOptions(logger, backingCache, MutationCacheOptions{
-		Indexer:      indexer,
-		TTL:          ttl,
-		IncludeAdds:  includeAdds,
-		MaxCacheSize: mutationCacheCapacity,
-	})
 }
 
 // newMutationCache builds a mutationCache over recent (tests pass one with a
@@ -327,4 +312,25 @@ func mustIntegerResourceVersion(obj runtime.Object) uint64 {
 		panic(err)
 	}
 	return v
+}
+
+// mutationTombstone is what OnDelete records: the identity and resource
+// version of a deleted object.
+type mutationTombstone struct {
+	metav1.ObjectMeta
+}
+
+// GetObjectKind returns an empty kind: a deletion record has none.
+func (t *mutationTombstone) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+
+// DeepCopyObject returns a copy.
+func (t *mutationTombstone) DeepCopyObject() runtime.Object {
+	return &mutationTombstone{ObjectMeta: *t.ObjectMeta.DeepCopy()}
+}
+
+// isMutationTombstone reports whether a recorded mutation is a deletion
+// recorded by OnDelete.
+func isMutationTombstone(recorded interface{}) bool {
+	_, ok := recorded.(*mutationTombstone)
+	return ok
 }

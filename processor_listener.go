@@ -88,8 +88,8 @@ type processorListener struct {
 	launched atomic.Bool
 	exited   chan struct{}
 	// owner is the processor the listener was added to (set once, by
-	// addListener, before the listener is handed out).
-	owner *sharedProcessor
+	// addListener, before the listener is handed out); nil before that.
+	owner listenerOwner
 	// backlog reports queued; never nil; set before registration.
 	backlog GaugeMetric
 	// stats count deliveries (see listenerStats).
@@ -112,6 +112,17 @@ type processorListener struct {
 	requestedResyncPeriod time.Duration
 	// resync says when this listener is next due for a resync.
 	resync resyncSchedule
+}
+
+// listenerOwner is what a listener knows of the processor it was added
+// to: ShutDownEventHandler waits on it, once the informer has stopped,
+// until every listener of that processor has stopped. *sharedProcessor is
+// the only implementation; the listener never calls it itself.
+type listenerOwner interface {
+	// waitFinished blocks until the processor's run has stopped every
+	// listener and waited for its goroutine (forever, for a processor that
+	// never runs).
+	waitFinished()
 }
 
 // resyncSchedule is a listener's resync period in effect and its next due

@@ -2,30 +2,26 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"io"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"sync"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
-	"k8s.io/apimachinery/pkg/watch"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/util/watchlist"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 )
 
-// This file holds the Reflector itself: its options and constructors, the
-// Run loop, ListAndWatch (initial state, then watching), and the
-// resource-version bookkeeping shared by the list, WatchList and watch paths
-// (reflector_list.go, watchlist.go, reflector_watch.go).
+// This file holds the Reflector itself: its options and constructors and
+// the resource-version bookkeeping shared by the list, WatchList and watch
+// paths (reflector_list.go, watchlist.go, reflector_watch.go). The loop
+// that drives them is in reflector_run.go, the errors it classifies in
+// reflector_errors.go.
 
 // The server-side watch timeout is drawn uniformly from
 // [minWatchTimeout, 2*minWatchTimeout) so that the watches of many clients do
@@ -181,19 +177,6 @@ func DefaultWatchErrorHandler(ctx context.Context, r *Reflector, err error) {
 	}
 }
 
-// VeryShortWatchError reports a watch whose stream closed less than a
-// second after it opened without delivering a single event, which points at
-// a server or proxy problem.
-type VeryShortWatchError struct {
-	// Name is the name of the Reflector whose watch it was.
-	Name string
-}
-
-// Error describes the short watch and names the Reflector.
-func (e *VeryShortWatchError) Error() string {
-	return "very short watch: " + e.Name + ": Unexpected watch close - watch lasted less than a second and no items received"
-}
-
 // ReflectorOptions are the settings NewReflectorWithOptions accepts; the
 // zero value of each field picks its default.
 type ReflectorOptions struct {
@@ -315,116 +298,6 @@ func (r *Reflector) TypeDescription() string {
 	return r.typeLabel
 }
 
-// Run calls ListAndWatch round after round, with the backoff delay between
-// rounds, until stopCh is closed.
-//
-// Contextual logging: RunWithContext should be used instead of Run in code which supports contextual logging.
-func (r *Reflector) Run(stopCh <-chan struct{}) {
-	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
-}
-
-// RunWithContext calls ListAndWatchWithContext round after round until ctx
-// is cancelled. Every round that returns an error is passed to the watch error handler;
-// the next round starts after the reflector's backoff delay, measured from
-// the end of the previous round.
-func (r *Reflector) RunWithContext(ctx context.Context) {
-	logger := klog.FromContext(ctx)
-	logger.V(3).Info("Starting reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
-	_ = r.delay.Until(ctx, true, true, func(ctx context.Context) (bool, error) {
-		if err := r.ListAndWatchWithContext(ctx); err != nil {
-			r.metrics.observeRoundError(err)
-			r.watchErrorHandler(ctx, r, err)
-		}
-		return false, nil
-	})
-	logger.V(3).Info("Stopping reflector", "type", r.typeLabel, "resyncPeriod", r.resyncEvery, "reflector", r.label)
-}
-
-// ListAndWatch is ListAndWatchWithContext ending when stopCh is closed.
-//
-// Contextual logging: ListAndWatchWithContext should be used instead of ListAndWatch in code which supports contextual logging.
-func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
-	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
-}
-
-// ListAndWatchWithContext brings the store to a snapshot of the collection
-// and then applies the watch events from the snapshot's resource version on.
-// It returns an error when it could not get as far as watching (the List
-// failed, or the watch could not be opened); a watch that ends is handled
-// inside (see watchLoop) and ends the round with nil when a relist is due.
-//
-// With WatchList in use the initial state is streamed and the same watch
-// continues afterwards; if streaming fails for a reason other than stopping,
-// a regular List is made instead. It returns nil when ctx is cancelled.
-func (r *Reflector) ListAndWatchWithContext(ctx context.Context) error {
-	logger := klog.FromContext(ctx)
-	logger.V(3).Info("Listing and watching", "type", r.typeLabel, "reflector", r.label)
-	var w watch.Interface
-	if r.streamInitialState {
-		var err error
-		w, err = r.watchList(ctx)
-		if err != nil {
-			logger.V(4).Info("Data couldn't be fetched in watchlist mode. Falling back to regular list. This is expected if watchlist is not supported or disabled in kube-apiserver.", "err", err)
-		} else if w == nil {
-			return nil // stopped while streaming
-		}
-	}
-	if w == nil {
-		if err := r.list(ctx); err != nil {
-			return err
-		}
-	}
-	// NB: logged even when the list was cut short by ctx, as client-go does.
-	logger.V(2).Info("Caches populated", "type", r.typeLabel, "reflector", r.label)
-	if w == nil && ctx.Err() != nil {
-		return nil
-	}
-	return r.watchWithResync(ctx, w)
-}
-
-// watchWithResync runs the resync timer next to the watch loop and returns
-// when the watch loop does; the resync goroutine has ended by then.
-func (r *Reflector) watchWithResync(ctx context.Context, w watch.Interface) error {
-	resyncCtx, cancel := context.WithCancel(ctx)
-	resyncErrs := make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		r.resyncUntilDone(resyncCtx, resyncErrs)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	return r.watchLoop(ctx, w, resyncErrs)
-}
-
-// resyncUntilDone calls store.Resync every resyncPeriod while ShouldResync
-// (nil means always) agrees, until ctx is done. A Resync error is sent on
-// errs, which ends the current watch, and stops the timer.
-func (r *Reflector) resyncUntilDone(ctx context.Context, errs chan<- error) {
-	if r.resyncEvery == 0 {
-		<-ctx.Done()
-		return
-	}
-	for {
-		timer := r.clock.NewTimer(r.resyncEvery)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return
-		case <-timer.C():
-		}
-		if r.ShouldResync == nil || r.ShouldResync() {
-			klog.FromContext(ctx).V(4).Info("Forcing resync", "reflector", r.label)
-			if err := r.sink.Resync(); err != nil {
-				errs <- err
-				return
-			}
-		}
-	}
-}
-
 // LastSyncResourceVersion is the resource version of the last snapshot or
 // watch event applied to the store. It is safe to call concurrently, but
 // the store may already be ahead of or behind the value returned.
@@ -499,55 +372,3 @@ func (r *Reflector) waitDelay(ctx context.Context) bool {
 		return true
 	}
 }
-
-// isExpiredError reports whether the server said the requested resource
-// version is too old (410 Gone or Expired).
-func isExpiredError(err error) bool {
-	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
-}
-
-// tooLargeResourceVersionMessage is how servers before 1.18.6 say that the
-// requested resource version is newer than what they have.
-const tooLargeResourceVersionMessage = "Too large resource version"
-
-// isTooLargeResourceVersionError reports whether the server said the
-// requested resource version is newer than what it has, in any of the three
-// dialects servers speak: a status cause of type ResourceVersionTooLarge
-// (1.18.6 and later, whatever the reason); or a timeout (reason Timeout or
-// code 504) with status details whose cause message is exactly
-// tooLargeResourceVersionMessage (1.17.0-1.18.5), or whose own message
-// contains it (older). NB: a timeout without any details is not one, as in
-// client-go.
-func isTooLargeResourceVersionError(err error) bool {
-	var status apierrors.APIStatus
-	if !errors.As(err, &status) {
-		return false
-	}
-	s := status.Status()
-	if s.Details == nil {
-		return false
-	}
-	for _, cause := range s.Details.Causes {
-		if cause.Type == metav1.CauseTypeResourceVersionTooLarge {
-			return true
-		}
-	}
-	if !apierrors.IsTimeout(err) {
-		return false
-	}
-	for _, cause := range s.Details.Causes {
-		if cause.Message == tooLargeResourceVersionMessage {
-			return true
-		}
-	}
-	return strings.Contains(s.Message, tooLargeResourceVersionMessage)
-}
-
-// isResourceVersionUnavailable reports whether err means the requested
-// resource version cannot be served, too old or too new.
-func isResourceVersionUnavailable(err error) bool {
-	return isExpiredError(err) || isTooLargeResourceVersionError(err)
-}
-
-// errStopRequested is returned by the event loop when ctx was cancelled.
-var errStopRequested = errors.New("stop requested")

@@ -429,3 +429,69 @@ func (p *pageFetcher) transformGated(item runtime.Object) (obj interface{}, ok b
 	obj, err = p.transform(item)
 	return obj, true, err
 }
+
+// storeTransformer returns the transform the Reflector may apply itself, and
+// only when the store accepts already-transformed items (transformedReplacer)
+// and has a transform; nil otherwise.
+func (r *Reflector) storeTransformer() TransformFunc {
+	replacer, ok := r.sink.(transformedReplacer)
+	if !ok {
+		return nil
+	}
+	return replacer.Transformer()
+}
+
+// The collector grows chunk by chunk, each at most this many objects.
+const collectedChunkLimit = 8192
+
+// collectedObjects accumulates the objects of a list in chunks, so that
+// growing never copies what was collected, and hands them over as one
+// exactly sized slice. Used by one goroutine at a time.
+type collectedObjects struct {
+	// chunks hold the objects in order; only the last one has room left.
+	chunks [][]interface{}
+	// count is the number of objects collected.
+	count int
+	// nextChunk is the capacity the next chunk gets.
+	nextChunk int
+}
+
+// expect sizes the next chunk for a page of n objects when no chunk has
+// room left.
+func (c *collectedObjects) expect(n int) {
+	if c.nextChunk == 0 {
+		c.nextChunk = max(n, 16)
+	}
+}
+
+// add appends obj.
+func (c *collectedObjects) add(obj interface{}) {
+	last := len(c.chunks) - 1
+	if last < 0 || len(c.chunks[last]) == cap(c.chunks[last]) {
+		size := max(c.nextChunk, 16)
+		c.chunks = append(c.chunks, make([]interface{}, 0, size))
+		c.nextChunk = min(2*size, collectedChunkLimit)
+		last++
+	}
+	c.chunks[last] = append(c.chunks[last], obj)
+	c.count++
+}
+
+// take returns the collected objects as one slice (the only chunk itself
+// when there is just one) and empties the collector.
+func (c *collectedObjects) take() []interface{} {
+	var out []interface{}
+	switch len(c.chunks) {
+	case 0:
+		out = []interface{}{}
+	case 1:
+		out = c.chunks[0]
+	default:
+		out = make([]interface{}, 0, c.count)
+		for _, chunk := range c.chunks {
+			out = append(out, chunk...)
+		}
+	}
+	*c = collectedObjects{}
+	return out
+}

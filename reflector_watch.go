@@ -278,12 +278,6 @@ func (t *timerTicker) C() <-chan time.Time { return t.ticks }
 
 func (t *timerTicker) Stop() { t.once.Do(func() { close(t.stop) }) }
 
-// isVeryShortWatch reports whether err is a *VeryShortWatchError.
-func isVeryShortWatch(err error) bool {
-	var short *VeryShortWatchError
-	return errors.As(err, &short)
-}
-
 // closedStreamError is what a stream that closed after applying events
 // events ends with: a *VeryShortWatchError when it lasted under a second
 // without any event, nil otherwise.

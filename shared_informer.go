@@ -163,33 +163,6 @@ type SharedIndexInformer interface {
 	SharedInformer
 }
 
-// NewSharedInformer creates a new instance for the ListerWatcher. See NewSharedIndexInformerWithOptions for full details.
-func NewSharedInformer(lw ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration) SharedInformer {
-	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
-}
-
-// NewSharedIndexInformer creates a new instance for the ListerWatcher and specified Indexers. See
-// NewSharedIndexInformerWithOptions for full details.
-func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration, indexers Indexers) SharedIndexInformer {
-	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{
-		ResyncPeriod: defaultEventHandlerResyncPeriod,
-		Indexers:     indexers,
-	})
-}
-
-// NewSharedIndexInformerWithOptions creates an informer reading from lw.
-//
-// Resync: with options.ResyncPeriod zero the informer never resyncs.
-// Otherwise the informer checks for due handlers at its check period: the
-// shortest of options.ResyncPeriod and the periods requested by handlers
-// added before Run, but at least one second. A handler's own period is the
-// longer of its request and the check period.
-func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) SharedIndexInformer {
-	s := newSharedIndexInformer(lw, exampleObject, options, clock.RealClock{})
-	registerInformer(s) // for status.Informers; weak, see informer_status.go
-	return s
-}
-
 // SharedIndexInformerOptions are the settings of
 // NewSharedIndexInformerWithOptions; the zero value is valid.
 type SharedIndexInformerOptions struct {
