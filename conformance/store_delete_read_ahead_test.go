@@ -1,9 +1,8 @@
 package conformance
 
-// Break-it review of commit 837c24a (index_warm.go): every kcache delete now
-// reads ahead, in every index, the record's sole entry, its set's value and
-// first slot, before removing it. That must change nothing a program can
-// see. These tests drive client-go's and kcache's ThreadSafeStore (and
+// Deletes that read ahead: every kcache delete reads ahead, in every index,
+// the record's sole entry, its set's value and first slot, before removing
+// it (index_warm.go). That changes nothing a program can see. These tests drive client-go's and kcache's ThreadSafeStore (and
 // Indexer) with the same calls on the very same objects (so objects changed
 // in place reach both) and compare, after every step, the panics, every
 // read, and, for deletes, adds of new keys, Replace and AddIndexers, the
@@ -12,7 +11,7 @@ package conformance
 //
 // NB: Update's IndexFunc calls are not compared: kcache's trusted Update
 // skips the old object's call when the memberships already are the new
-// values (commit 918b4e8, reviewed before); that is no part of this change.
+// values (store_update_skip_*_test.go pins that shortcut).
 
 import (
 	"fmt"

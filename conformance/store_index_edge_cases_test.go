@@ -14,7 +14,7 @@ import (
 	cg "k8s.io/client-go/tools/cache"
 )
 
-// layoutStore is the part of a ThreadSafeStore the layout attacks drive,
+// layoutStore is the part of a ThreadSafeStore the edge-case tests drive,
 // with index functions given by catalog name so both libraries get the same
 // ones.
 type layoutStore interface {
@@ -727,7 +727,7 @@ func TestLongRandomSequencesOfWritesAndInPlaceMutationsLeaveTheStoreClientGoLeav
 				for i := 0; i < row.steps && r.step(); i++ {
 				}
 				if row.panics && p.panics == 0 {
-					t.Error("no operation panicked: the attack did not run")
+					t.Error("no operation panicked: the test did not reach its panic")
 				}
 				t.Logf("%d steps, %d panics", p.step, p.panics)
 			})

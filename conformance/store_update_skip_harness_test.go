@@ -1,7 +1,7 @@
 package conformance
 
-// Break-it attacks on the sole-membership shortcut of Update (commit
-// 918b4e8, index_update.go / index_sole.go): when the indices are trusted,
+// The harness of the tests of Update's sole-membership shortcut
+// (index_update.go / index_sole.go, store_update_*_test.go): when the indices are trusted,
 // kcache computes the new object's values first and skips the IndexFunc on
 // the old object if the record's memberships already are those values. The
 // claim is that index content, every read, every error and every panic stay
