@@ -138,11 +138,11 @@ func TestQueueResyncKeysKnownObjectsByTheQueuesOwnKeyFunctionLikeClientGo(t *tes
 				cgKnown, kcKnown := newKnown(), newKnown()
 				var ref, got queueSubject
 				if queue == "DeltaFIFO" {
-					ref = &queueCGDelta{q: cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown})}
-					got = &queueKCDelta{q: kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown})}
+					ref = queueCGDelta(cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown}), nil)
+					got = queueKCDelta(kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown}), nil)
 				} else {
-					ref = &queueCGReal{rec: &queueMetricsRecorder{}, q: cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown})}
-					got = &queueKCReal{rec: &queueMetricsRecorder{}, q: kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown})}
+					ref = queueCGReal(cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown}), nil, &queueMetricsRecorder{})
+					got = queueKCReal(kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown}), nil, &queueMetricsRecorder{})
 				}
 				want, have := play(ref, cgKnown), play(got, kcKnown)
 				if want != have {
