@@ -244,46 +244,26 @@ func queueTransformer(c queueCombination, transform func(interface{}) (interface
 	return transform
 }
 
-// newQueueCGReal builds client-go's RealFIFO of combination c.
-func newQueueCGReal(c queueCombination, transform func(interface{}) (interface{}, error)) *queueCG {
-	rec := &queueMetricsRecorder{}
-	opts := cg.RealFIFOOptions{
-		AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
-		Identifier: queueIdentity(cg.NewInformerName), MetricsProvider: queueCGProvider{rec},
-		Transformer: queueTransformer(c, transform),
-	}
-	known, _ := queueKnownStores(c.Known)
-	opts.KnownObjects = queueCGKnownOrNil(known)
-	return queueCGReal(cg.NewRealFIFOWithOptions(opts), known, rec)
+// newQueueRealPair builds client-go's and kcache's RealFIFO of
+// combination c, client-go's first.
+func newQueueRealPair(c queueCombination, transform func(interface{}) (interface{}, error)) (*queueCG, *queueKC) {
+	cRec, kRec := &queueMetricsRecorder{}, &queueMetricsRecorder{}
+	cOpts := cg.RealFIFOOptions{AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
+		Identifier: queueIdentity(cg.NewInformerName), MetricsProvider: queueCGProvider{cRec}, Transformer: queueTransformer(c, transform)}
+	kOpts := kc.RealFIFOOptions{AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
+		Identifier: queueIdentity(kc.NewInformerName), MetricsProvider: queueKCProvider{kRec}, Transformer: queueTransformer(c, transform)}
+	cKnown, kKnown := queueKnownStores(c.Known)
+	cOpts.KnownObjects, kOpts.KnownObjects = queueCGKnownOrNil(cKnown), queueKCKnownOrNil(kKnown)
+	return queueCGReal(cg.NewRealFIFOWithOptions(cOpts), cKnown, cRec), queueKCReal(kc.NewRealFIFOWithOptions(kOpts), kKnown, kRec)
 }
 
-// newQueueKCReal builds kcache's RealFIFO of combination c.
-func newQueueKCReal(c queueCombination, transform func(interface{}) (interface{}, error)) *queueKC {
-	rec := &queueMetricsRecorder{}
-	opts := kc.RealFIFOOptions{
-		AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
-		Identifier: queueIdentity(kc.NewInformerName), MetricsProvider: queueKCProvider{rec},
-		Transformer: queueTransformer(c, transform),
-	}
-	_, known := queueKnownStores(c.Known)
-	opts.KnownObjects = queueKCKnownOrNil(known)
-	return queueKCReal(kc.NewRealFIFOWithOptions(opts), known, rec)
-}
-
-// newQueueCGDelta builds client-go's DeltaFIFO of combination c.
-func newQueueCGDelta(c queueCombination, transform func(interface{}) (interface{}, error)) *queueCG {
-	known, _ := queueKnownStores(c.Known)
-	return queueCGDelta(cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{
-		EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueCGKnownOrNil(known),
-	}), known)
-}
-
-// newQueueKCDelta builds kcache's DeltaFIFO of combination c.
-func newQueueKCDelta(c queueCombination, transform func(interface{}) (interface{}, error)) *queueKC {
-	_, known := queueKnownStores(c.Known)
-	return queueKCDelta(kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{
-		EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueKCKnownOrNil(known),
-	}), known)
+// newQueueDeltaPair builds client-go's and kcache's DeltaFIFO of
+// combination c, client-go's first.
+func newQueueDeltaPair(c queueCombination, transform func(interface{}) (interface{}, error)) (*queueCG, *queueKC) {
+	cKnown, kKnown := queueKnownStores(c.Known)
+	cOpts := cg.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueCGKnownOrNil(cKnown)}
+	kOpts := kc.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueKCKnownOrNil(kKnown)}
+	return queueCGDelta(cg.NewDeltaFIFOWithOptions(cOpts), cKnown), queueKCDelta(kc.NewDeltaFIFOWithOptions(kOpts), kKnown)
 }
 
 func (s *queueOf[I, P, B, C, DS, D, DT]) add(obj any) error    { return s.q.Add(s.in(obj)) }

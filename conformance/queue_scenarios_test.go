@@ -228,7 +228,8 @@ func TestRealFIFOReplaceNeverRewritesTheCallersListLikeClientGo(t *testing.T) {
 				return strings.Join(out, "\n")
 			}
 			combo := queueCombination{Queue: "RealFIFO", Atomic: atomic, Known: !atomic, Transformer: true}
-			want, got := play(newQueueCGReal(combo, queueTransform)), play(newQueueKCReal(combo, queueTransform))
+			cq, kq := newQueueRealPair(combo, queueTransform)
+			want, got := play(cq), play(kq)
 			if want != got {
 				t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 			}
@@ -369,7 +370,8 @@ func TestRealFIFOPopBatchEndsAfterADeltasObjectLikeClientGo(t *testing.T) {
 				return strings.Join(out, "\n")
 			}
 			combo := queueCombination{Queue: "RealFIFO", Atomic: true, Unlock: true}
-			want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+			cq, kq := newQueueRealPair(combo, nil)
+			want, got := play(cq), play(kq)
 			if want != got {
 				t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 			}
@@ -395,7 +397,8 @@ func TestRealFIFOReplaceOfAVanishedKeyWhoseNewestObjectIsATombstoneWrapsItAgainL
 		return strings.Join(out, "\n")
 	}
 	combo := queueCombination{Queue: "RealFIFO", Known: true}
-	want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+	cq, kq := newQueueRealPair(combo, nil)
+	want, got := play(cq), play(kq)
 	if want != got {
 		t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 	}
