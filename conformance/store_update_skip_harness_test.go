@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -136,58 +135,44 @@ type soleConfig struct {
 	indices  map[string]map[string][]string
 }
 
-func soleCGIndexers(names []string, epoch *int) cg.Indexers {
-	ix := cg.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = cg.MetaNamespaceIndexFunc
-			continue
+// newSoleSide builds lib's store of configuration c: an Indexer or a
+// ThreadSafeStore, its "ns" index the library's own MetaNamespaceIndexFunc
+// and its other indexes the neutral catalog reading epoch.
+func newSoleSide(lib storeLib, c soleConfig, epoch *int) *soleSide {
+	indexers := func(names []string) storeIndexFuncs {
+		ix := storeIndexFuncs{}
+		for _, n := range names {
+			if n == "ns" {
+				ix[n] = lib.metaNamespaceIndexFunc
+				continue
+			}
+			ix[n] = soleIndexFunc(n, epoch)
 		}
-		ix[n] = soleIndexFunc(n, epoch)
+		return ix
 	}
-	return ix
-}
-
-func soleKCIndexers(names []string, epoch *int) kc.Indexers {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = kc.MetaNamespaceIndexFunc
-			continue
-		}
-		ix[n] = soleIndexFunc(n, epoch)
+	names := func(subject any) func() []string {
+		return func() []string { return layoutIndexerNames(lib, subject) }
 	}
-	return ix
-}
-
-func newSoleCG(c soleConfig, epoch *int) *soleSide {
+	build := storeBuild{indexers: indexers}
 	if c.indexer {
-		s := cg.NewIndexer(cg.DeletionHandlingMetaNamespaceKeyFunc, soleCGIndexers(c.indexers, epoch))
+		s := lib.build(storeRow{Kind: "indexer", KeyFunc: "DeletionHandlingMetaNamespaceKeyFunc", Indexers: c.indexers}, build).(storeIndexer)
 		return &soleSide{
 			put: func(_ string, obj any) { _ = s.Update(obj) },
 			add: func(_ string, obj any) { _ = s.Add(obj) },
-			del: func(key string) { _ = s.Delete(cg.DeletedFinalStateUnknown{Key: key}) },
+			del: func(key string) { _ = s.Delete(lib.in(storeTombstone{Key: key})) },
 			replace: func(_ []string, objs []any) {
 				_ = s.Replace(objs, "rv")
 			},
-			addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+			addIndexers: func(names []string) error { return lib.addIndexers(s, indexers(names)) },
 			get: func(key string) (any, bool) {
 				o, ok, _ := s.GetByKey(key)
 				return o, ok
 			},
 			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-			values: s.ListIndexFuncValues,
-			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+			values: s.ListIndexFuncValues, names: names(s),
 		}
 	}
-	in := cg.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	s := cg.NewThreadSafeStore(soleCGIndexers(c.indexers, epoch), in)
+	s := lib.build(storeRow{Kind: "threadSafeStore", Indexers: c.indexers, Indices: c.indices}, build).(storeThreadSafe)
 	return &soleSide{
 		put: s.Update, add: s.Add, del: s.Delete,
 		replace: func(keys []string, objs []any) {
@@ -197,76 +182,22 @@ func newSoleCG(c soleConfig, epoch *int) *soleSide {
 			}
 			s.Replace(items, "rv")
 		},
-		addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+		addIndexers: func(names []string) error { return lib.addIndexers(s, indexers(names)) },
 		txn: func(keys []string, objs []any) {
-			var txns []cg.ThreadSafeStoreTransaction
+			var txns []storeTxn
 			for i, k := range keys {
-				typ := cg.TransactionTypeUpdate
+				typ := "Update"
 				if objs[i] == nil && i%2 == 0 {
-					typ = cg.TransactionTypeDelete
+					typ = "Delete"
 				}
-				txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+				txns = append(txns, storeTxn{Type: typ, Obj: objs[i], Key: k})
 			}
-			s.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
+			if !lib.transactThreadSafe(s, txns, func(obj any) any { return obj }) {
+				panic("not a ThreadSafeStoreWithTransaction")
+			}
 		},
 		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-		values: s.ListIndexFuncValues,
-		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
-	}
-}
-
-func newSoleKC(c soleConfig, epoch *int) *soleSide {
-	if c.indexer {
-		s := kc.NewIndexer(kc.DeletionHandlingMetaNamespaceKeyFunc, soleKCIndexers(c.indexers, epoch))
-		return &soleSide{
-			put: func(_ string, obj any) { _ = s.Update(obj) },
-			add: func(_ string, obj any) { _ = s.Add(obj) },
-			del: func(key string) { _ = s.Delete(kc.DeletedFinalStateUnknown{Key: key}) },
-			replace: func(_ []string, objs []any) {
-				_ = s.Replace(objs, "rv")
-			},
-			addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
-			get: func(key string) (any, bool) {
-				o, ok, _ := s.GetByKey(key)
-				return o, ok
-			},
-			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-			values: s.ListIndexFuncValues,
-			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
-		}
-	}
-	in := kc.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	s := kc.NewThreadSafeStore(soleKCIndexers(c.indexers, epoch), in)
-	return &soleSide{
-		put: s.Update, add: s.Add, del: s.Delete,
-		replace: func(keys []string, objs []any) {
-			items := map[string]any{}
-			for i, k := range keys {
-				items[k] = objs[i]
-			}
-			s.Replace(items, "rv")
-		},
-		addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
-		txn: func(keys []string, objs []any) {
-			var txns []kc.ThreadSafeStoreTransaction
-			for i, k := range keys {
-				typ := kc.TransactionTypeUpdate
-				if objs[i] == nil && i%2 == 0 {
-					typ = kc.TransactionTypeDelete
-				}
-				txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
-			}
-			s.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
-		},
-		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-		values: s.ListIndexFuncValues,
-		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+		values: s.ListIndexFuncValues, names: names(s),
 	}
 }
 
@@ -289,7 +220,7 @@ type solePair struct {
 
 func newSolePair(t *testing.T, c soleConfig) *solePair {
 	p := &solePair{t: t, cfg: c, byPtr: map[*corev1.Pod]string{}, every: 1}
-	p.cg, p.kc = newSoleCG(c, &p.epoch), newSoleKC(c, &p.epoch)
+	p.cg, p.kc = newSoleSide(storeKCache{}, c, &p.epoch), newSoleSide(storeKCache{}, c, &p.epoch)
 	return p
 }
 
