@@ -20,11 +20,9 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	cg "k8s.io/client-go/tools/cache"
 )
 
 // warmSide is one library's store, with the log of the IndexFunc calls
@@ -137,23 +135,13 @@ type warmConfig struct {
 	anyIndexPanics bool
 }
 
-func (c warmConfig) cgIndexers(s *warmSide, names []string) cg.Indexers {
-	ix := cg.Indexers{}
+// indexFuncs gives the functions of names for side s: "ns" is lib's own
+// MetaNamespaceIndexFunc, the others warmFunc's (never nil).
+func (c warmConfig) indexFuncs(lib storeLib, s *warmSide, names []string) storeIndexFuncs {
+	ix := storeIndexFuncs{}
 	for _, n := range names {
 		if n == "ns" {
-			ix[n] = cg.MetaNamespaceIndexFunc
-		} else {
-			ix[n] = warmFunc(s, n)
-		}
-	}
-	return ix
-}
-
-func (c warmConfig) kcIndexers(s *warmSide, names []string) kc.Indexers {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = kc.MetaNamespaceIndexFunc
+			ix[n] = lib.metaNamespaceIndexFunc
 		} else {
 			ix[n] = warmFunc(s, n)
 		}
@@ -203,74 +191,38 @@ func (w *warmIndexerTS) IndexKeys(n, v string) ([]string, error) { return w.inde
 func (w *warmIndexerTS) Index(n string, o any) ([]any, error)    { return w.index(n, o) }
 func (w *warmIndexerTS) ListIndexFuncValues(n string) []string   { return w.values(n) }
 
-func newWarmCG(c warmConfig) *warmSide {
+// newWarmSide builds lib's store of configuration c.
+func newWarmSide(lib storeLib, c warmConfig) *warmSide {
 	s := &warmSide{}
+	build := storeBuild{indexers: func(names []string) storeIndexFuncs { return c.indexFuncs(lib, s, names) }}
+	addIndexers := func(subject any) func(names []string) error {
+		return func(names []string) error { return lib.addIndexers(subject, c.indexFuncs(lib, s, names)) }
+	}
 	if c.indexer {
-		ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, c.cgIndexers(s, c.indexers))
+		ix := lib.build(storeRow{Kind: "indexer", KeyFunc: "MetaNamespaceKeyFunc", Indexers: c.indexers}, build).(storeIndexer)
 		s.ts = &warmIndexerTS{add: ix.Add, update: ix.Update, del: ix.Delete, replace: ix.Replace, getByKey: ix.GetByKey,
 			list: ix.List, listKeys: ix.ListKeys, byIndex: ix.ByIndex, indexKeys: ix.IndexKeys, index: ix.Index,
 			values: ix.ListIndexFuncValues, last: map[string]any{}}
-		s.indexers = func() []string { return sets.List(sets.KeySet(ix.GetIndexers())) }
-		s.addIndexers = func(names []string) error { return ix.AddIndexers(c.cgIndexers(s, names)) }
+		s.indexers = func() []string { return layoutIndexerNames(lib, ix) }
+		s.addIndexers = addIndexers(ix)
 		return s
 	}
-	in := cg.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	ts := cg.NewThreadSafeStore(c.cgIndexers(s, c.indexers), in)
+	ts := lib.build(storeRow{Kind: "threadSafeStore", Indexers: c.indexers, Indices: c.indices}, build).(storeThreadSafe)
 	s.ts = ts
-	s.indexers = func() []string { return sets.List(sets.KeySet(ts.GetIndexers())) }
-	s.addIndexers = func(names []string) error { return ts.AddIndexers(c.cgIndexers(s, names)) }
+	s.indexers = func() []string { return layoutIndexerNames(lib, ts) }
+	s.addIndexers = addIndexers(ts)
 	s.txn = func(keys []string, objs []any) {
-		var txns []cg.ThreadSafeStoreTransaction
+		var txns []storeTxn
 		for i, k := range keys {
-			typ := cg.TransactionTypeUpdate
+			typ := "Update"
 			if objs[i] == nil {
-				typ = cg.TransactionTypeDelete
+				typ = "Delete"
 			}
-			txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+			txns = append(txns, storeTxn{Type: typ, Obj: objs[i], Key: k})
 		}
-		ts.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
-	}
-	return s
-}
-
-func newWarmKC(c warmConfig) *warmSide {
-	s := &warmSide{}
-	if c.indexer {
-		ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, c.kcIndexers(s, c.indexers))
-		s.ts = &warmIndexerTS{add: ix.Add, update: ix.Update, del: ix.Delete, replace: ix.Replace, getByKey: ix.GetByKey,
-			list: ix.List, listKeys: ix.ListKeys, byIndex: ix.ByIndex, indexKeys: ix.IndexKeys, index: ix.Index,
-			values: ix.ListIndexFuncValues, last: map[string]any{}}
-		s.indexers = func() []string { return sets.List(sets.KeySet(ix.GetIndexers())) }
-		s.addIndexers = func(names []string) error { return ix.AddIndexers(c.kcIndexers(s, names)) }
-		return s
-	}
-	in := kc.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
+		if !lib.transactThreadSafe(ts, txns, func(obj any) any { return obj }) {
+			panic("not a ThreadSafeStoreWithTransaction")
 		}
-	}
-	ts := kc.NewThreadSafeStore(c.kcIndexers(s, c.indexers), in)
-	s.ts = ts
-	s.indexers = func() []string { return sets.List(sets.KeySet(ts.GetIndexers())) }
-	s.addIndexers = func(names []string) error { return ts.AddIndexers(c.kcIndexers(s, names)) }
-	s.txn = func(keys []string, objs []any) {
-		var txns []kc.ThreadSafeStoreTransaction
-		for i, k := range keys {
-			typ := kc.TransactionTypeUpdate
-			if objs[i] == nil {
-				typ = kc.TransactionTypeDelete
-			}
-			txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
-		}
-		ts.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
 	}
 	return s
 }
@@ -291,7 +243,7 @@ type warmPair struct {
 }
 
 func newWarmPair(t *testing.T, c warmConfig) *warmPair {
-	return &warmPair{t: t, cfg: c, cg: newWarmCG(c), kc: newWarmKC(c), keys: sets.New[string](), every: 1}
+	return &warmPair{t: t, cfg: c, cg: newWarmSide(storeClientGo{}, c), kc: newWarmSide(storeKCache{}, c), keys: sets.New[string](), every: 1}
 }
 
 // pod makes an object; its name identifies it in renders. Label v holds its
