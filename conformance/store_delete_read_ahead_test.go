@@ -280,26 +280,10 @@ func warmNames(list []any) string {
 	return fmt.Sprintf("%q", out)
 }
 
-func warmSortedQ(list []string) string {
-	list = append([]string(nil), list...)
-	sort.Strings(list)
-	return fmt.Sprintf("%q", list)
-}
-
-func warmCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
-
 // render describes everything a reader of s sees.
 func (p *warmPair) render(s *warmSide) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", warmSortedQ(s.ts.ListKeys()), warmNames(s.ts.List()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.ts.ListKeys()), warmNames(s.ts.List()))
 	for _, k := range sets.List(p.keys) {
 		o, ok := s.ts.Get(k)
 		fmt.Fprintf(&b, "get(%s)=%s,%v\n", k, warmName(o), ok)
@@ -316,11 +300,11 @@ func (p *warmPair) render(s *warmSide) string {
 	for _, name := range append(sets.List(all), "nosuch") {
 		values := s.ts.ListIndexFuncValues(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, warmSortedQ(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent", "") {
 			keys, kerr := s.ts.IndexKeys(name, v)
 			objs, oerr := s.ts.ByIndex(name, v)
-			fmt.Fprintf(&b, "  %s[%q]: keys=%s err=%v objs=%s err=%v\n", name, v, warmSortedQ(keys), kerr, warmNames(objs), oerr)
+			fmt.Fprintf(&b, "  %s[%q]: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, warmNames(objs), oerr)
 		}
 		if name == "drift" {
 			continue
@@ -332,7 +316,7 @@ func (p *warmPair) render(s *warmSide) string {
 		for i, o := range probes {
 			var objs []any
 			var err error
-			pn := warmCatch(func() { objs, err = s.ts.Index(name, o) })
+			pn := storeCatchPanic(func() { objs, err = s.ts.Index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, warmNames(objs), err, pn)
 		}
 	}
@@ -375,8 +359,8 @@ func (p *warmPair) do(desc string, mode callMode, op func(s *warmSide)) {
 	p.step++
 	p.log = append(p.log, desc)
 	p.cg.calls, p.kc.calls = p.cg.calls[:0], p.kc.calls[:0]
-	a := warmCatch(func() { op(p.cg) })
-	b := warmCatch(func() { op(p.kc) })
+	a := storeCatchPanic(func() { op(p.cg) })
+	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}

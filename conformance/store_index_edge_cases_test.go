@@ -151,60 +151,23 @@ func layoutIndexerNames(lib storeLib, subject any) []string {
 // layoutNames labels objects by identity so two stores holding the same
 // pointers render the same.
 type layoutNames struct {
-	byPtr map[*corev1.Pod]string
+	byPtr storePodNames
 	// itemsOnly leaves the indices out of render (their content after a
 	// panic depends on client-go's map order).
 	itemsOnly bool
 }
 
-func (n *layoutNames) of(obj any) string {
-	if obj == nil {
-		return "<nil>"
-	}
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return fmt.Sprintf("%T(%v)", obj, obj)
-	}
-	if p == nil {
-		return "(*Pod)nil"
-	}
-	if name, ok := n.byPtr[p]; ok {
-		return name
-	}
-	return "unknown:" + p.Name
-}
+// of names obj by identity.
+func (n *layoutNames) of(obj any) string { return n.byPtr.of(obj) }
 
-func (n *layoutNames) objs(list []any) string {
-	out := make([]string, len(list))
-	for i, o := range list {
-		out[i] = n.of(o)
-	}
-	sort.Strings(out)
-	return "[" + strings.Join(out, " ") + "]"
-}
-
-func layoutSorted(keys []string) string {
-	keys = append([]string(nil), keys...)
-	sort.Strings(keys)
-	return fmt.Sprintf("%q", keys)
-}
-
-// layoutCatch runs fn and renders a panic, if any.
-func layoutCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
+// objs names the objects of list, sorted.
+func (n *layoutNames) objs(list []any) string { return n.byPtr.list(list) }
 
 // render describes everything a reader can see of s; probeKeys are looked up
 // with Get, probeObjs are given to Index.
 func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", layoutSorted(s.ListKeys()), n.objs(s.List()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.ListKeys()), n.objs(s.List()))
 	for _, k := range probeKeys {
 		obj, ok := s.Get(k)
 		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, n.of(obj), ok)
@@ -217,16 +180,16 @@ func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any)
 	for _, name := range append(names, "preloaded-only", "nosuch") {
 		values := s.ListIndexFuncValues(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, layoutSorted(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent") {
 			keys, kerr := s.IndexKeys(name, v)
 			objs, oerr := s.ByIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, layoutSorted(keys), kerr, n.objs(objs), oerr)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, n.objs(objs), oerr)
 		}
 		for i, o := range probeObjs {
 			var objs []any
 			var err error
-			p := layoutCatch(func() { objs, err = s.Index(name, o) })
+			p := storeCatchPanic(func() { objs, err = s.Index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, n.objs(objs), err, p)
 		}
 	}
@@ -248,7 +211,7 @@ type layoutPair struct {
 
 func newLayoutPair(t *testing.T, indexers []string, indices map[string]map[string][]string) *layoutPair {
 	return &layoutPair{t: t, cg: newLayoutSide(storeClientGo{}, indexers, indices), kc: newLayoutSide(storeKCache{}, indexers, indices),
-		names: layoutNames{byPtr: map[*corev1.Pod]string{}}}
+		names: layoutNames{byPtr: storePodNames{}}}
 }
 
 // pod makes a new object known by label.
@@ -266,8 +229,8 @@ func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	p.step++
 	p.log = append(p.log, desc)
 	var ra, rb string
-	a := layoutCatch(func() { ra = op(p.cg) })
-	b := layoutCatch(func() { rb = op(p.kc) })
+	a := storeCatchPanic(func() { ra = op(p.cg) })
+	b := storeCatchPanic(func() { rb = op(p.kc) })
 	a, b = a+ra, b+rb
 	if strings.HasPrefix(a, "panic") {
 		p.panics++

@@ -207,7 +207,7 @@ type solePair struct {
 	cfg    soleConfig
 	cg, kc *soleSide
 	epoch  int
-	byPtr  map[*corev1.Pod]string
+	byPtr  storePodNames
 	objs   []*corev1.Pod
 	keys   []string // probe keys for Get
 	log    []string
@@ -219,8 +219,8 @@ type solePair struct {
 }
 
 func newSolePair(t *testing.T, c soleConfig) *solePair {
-	p := &solePair{t: t, cfg: c, byPtr: map[*corev1.Pod]string{}, every: 1}
-	p.cg, p.kc = newSoleSide(storeKCache{}, c, &p.epoch), newSoleSide(storeKCache{}, c, &p.epoch)
+	p := &solePair{t: t, cfg: c, byPtr: storePodNames{}, every: 1}
+	p.cg, p.kc = newSoleSide(storeClientGo{}, c, &p.epoch), newSoleSide(storeKCache{}, c, &p.epoch)
 	return p
 }
 
@@ -232,52 +232,16 @@ func (p *solePair) pod(ns, name string, labels map[string]string, node string) *
 	return o
 }
 
-func (p *solePair) of(obj any) string {
-	switch o := obj.(type) {
-	case nil:
-		return "<nil>"
-	case *corev1.Pod:
-		if o == nil {
-			return "(*Pod)nil"
-		}
-		if n, ok := p.byPtr[o]; ok {
-			return n
-		}
-		return "unknown:" + o.Name
-	}
-	return fmt.Sprintf("%T(%v)", obj, obj)
-}
+// of names obj by identity.
+func (p *solePair) of(obj any) string { return p.byPtr.of(obj) }
 
-func (p *solePair) objList(list []any) string {
-	out := make([]string, len(list))
-	for i, o := range list {
-		out[i] = p.of(o)
-	}
-	sort.Strings(out)
-	return "[" + strings.Join(out, " ") + "]"
-}
-
-func soleSorted(keys []string) string {
-	keys = append([]string(nil), keys...)
-	sort.Strings(keys)
-	return fmt.Sprintf("%q", keys)
-}
-
-// soleCatch runs fn and renders a panic, if any.
-func soleCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
+// objList names the objects of list, sorted.
+func (p *solePair) objList(list []any) string { return p.byPtr.list(list) }
 
 // render describes everything a reader can see of s.
 func (p *solePair) render(s *soleSide) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", soleSorted(s.listKeys()), p.objList(s.list()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.listKeys()), p.objList(s.list()))
 	for _, k := range p.keys {
 		obj, ok := s.get(k)
 		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, p.of(obj), ok)
@@ -291,11 +255,11 @@ func (p *solePair) render(s *soleSide) string {
 	for _, name := range append(sets.List(all), "nosuch") {
 		values := s.values(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, soleSorted(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent") {
 			keys, kerr := s.indexKeys(name, v)
 			objs, oerr := s.byIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, soleSorted(keys), kerr, p.objList(objs), oerr)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, p.objList(objs), oerr)
 		}
 		probes := []any{nil}
 		if n := len(p.objs); n > 0 {
@@ -304,7 +268,7 @@ func (p *solePair) render(s *soleSide) string {
 		for i, o := range probes {
 			var objs []any
 			var err error
-			pn := soleCatch(func() { objs, err = s.index(name, o) })
+			pn := storeCatchPanic(func() { objs, err = s.index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, p.objList(objs), err, pn)
 		}
 	}
@@ -316,8 +280,8 @@ func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 	p.t.Helper()
 	p.step++
 	p.log = append(p.log, desc)
-	a := soleCatch(func() { op(p.cg) })
-	b := soleCatch(func() { op(p.kc) })
+	a := storeCatchPanic(func() { op(p.cg) })
+	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}
