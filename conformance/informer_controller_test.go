@@ -7,10 +7,6 @@ import (
 	"sort"
 	"testing"
 	"time"
-
-	kcache "github.com/kcache-go/cache"
-	v1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/tools/cache"
 )
 
 // informerPlainController adapts the NewInformerWithOptions family of either
@@ -18,9 +14,9 @@ import (
 // given at construction: the adapter builds the informer when the scenario
 // starts it, from the handler registered before.
 type informerPlainController struct {
-	// build makes the store and controller for the handler (filtered when
-	// filter is set) and the resync period.
-	build func(lw *informerScriptedSource, h *informerRecorder, filter func(interface{}) bool, resync time.Duration, indexers []string, transform func(interface{}) (interface{}, error)) (informerPlainStore, informerPlainRunner)
+	// lib builds the store and controller for the handler (filtered when
+	// filter is set), the resync period, indexers and transform.
+	lib informerLib
 
 	lw        *informerScriptedSource
 	resync    time.Duration
@@ -29,7 +25,7 @@ type informerPlainController struct {
 	handler   *informerRecorder
 	filter    func(interface{}) bool
 	store     informerPlainStore
-	ctrl      informerPlainRunner
+	ctrl      informerRunner
 	ran       bool
 }
 
@@ -38,13 +34,6 @@ type informerPlainStore interface {
 	List() []interface{}
 	ByIndex(index, value string) ([]interface{}, error)
 	LastStoreSyncResourceVersion() string
-}
-
-// informerPlainRunner is the part of a Controller the adapter uses.
-type informerPlainRunner interface {
-	RunWithContext(ctx context.Context)
-	HasSynced() bool
-	LastSyncResourceVersion() string
 }
 
 // informerPlainRegistration reports the controller's HasSynced, the only
@@ -78,7 +67,8 @@ func (a *informerPlainController) prepare() {
 	if h == nil {
 		h = &informerRecorder{}
 	}
-	a.store, a.ctrl = a.build(a.lw, h, a.filter, a.resync, a.indexers, a.transform)
+	built := a.lib.plain(a.lw, h, informerPlainOptions{filter: a.filter, resync: a.resync, indexers: informerIndexFuncsOf(a.indexers), transform: a.transform})
+	a.store, a.ctrl = built.store, built.ctrl
 	a.ran = true
 }
 
@@ -139,41 +129,11 @@ func (a *informerPlainController) storeResourceVersion() string {
 
 func (a *informerPlainController) isStopped() bool { return false }
 
-func informerPlainClientGo(lw *informerScriptedSource, h *informerRecorder, filter func(interface{}) bool, resync time.Duration, indexers []string, transform func(interface{}) (interface{}, error)) (informerPlainStore, informerPlainRunner) {
-	var handler cache.ResourceEventHandler = h
-	if filter != nil {
-		handler = cache.FilteringResourceEventHandler{FilterFunc: filter, Handler: h}
-	}
-	idx := cache.Indexers{}
-	for _, n := range indexers {
-		idx[n] = informerIndexFuncs[n]
-	}
-	store, ctrl := cache.NewInformerWithOptions(cache.InformerOptions{
-		ListerWatcher: lw, ObjectType: &v1.Pod{}, Handler: handler, ResyncPeriod: resync, Indexers: idx, Transform: transform,
-	})
-	return store.(cache.Indexer), ctrl
-}
-
-func informerPlainKcache(lw *informerScriptedSource, h *informerRecorder, filter func(interface{}) bool, resync time.Duration, indexers []string, transform func(interface{}) (interface{}, error)) (informerPlainStore, informerPlainRunner) {
-	var handler kcache.ResourceEventHandler = h
-	if filter != nil {
-		handler = kcache.FilteringResourceEventHandler{FilterFunc: filter, Handler: h}
-	}
-	idx := kcache.Indexers{}
-	for _, n := range indexers {
-		idx[n] = informerIndexFuncs[n]
-	}
-	store, ctrl := kcache.NewInformerWithOptions(kcache.InformerOptions{
-		ListerWatcher: lw, ObjectType: &v1.Pod{}, Handler: handler, ResyncPeriod: resync, Indexers: idx, Transform: transform,
-	})
-	return store.(kcache.Indexer), ctrl
-}
-
-// informerPlainBuilder wraps a library's plain informer constructor as an
+// informerPlainBuilder wraps a library's plain informer as an
 // informerBuilder.
-func informerPlainBuilder(build func(*informerScriptedSource, *informerRecorder, func(interface{}) bool, time.Duration, []string, func(interface{}) (interface{}, error)) (informerPlainStore, informerPlainRunner)) informerBuilder {
+func informerPlainBuilder(lib informerLib) informerBuilder {
 	return func(lw *informerScriptedSource, resync time.Duration, indexers []string) informerUnderTest {
-		return &informerPlainController{build: build, lw: lw, resync: resync, indexers: indexers}
+		return &informerPlainController{lib: lib, lw: lw, resync: resync, indexers: indexers}
 	}
 }
 
@@ -215,8 +175,8 @@ func TestInformerPlainInformersBehaveLikeClientGos(t *testing.T) {
 				}
 				t.Run(mode.Name, func(t *testing.T) {
 					informerSetGates(t, mode.Gates)
-					want := informerPlay(t, sc, informerPlainBuilder(informerPlainClientGo))
-					got := informerPlay(t, sc, informerPlainBuilder(informerPlainKcache))
+					want := informerPlay(t, sc, informerPlainBuilder(informerClientGo))
+					got := informerPlay(t, sc, informerPlainBuilder(informerKCache))
 					if informerTraceIsEmpty(want) {
 						t.Fatal("client-go produced an empty trace; the scenario observes nothing")
 					}

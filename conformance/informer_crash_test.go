@@ -265,8 +265,8 @@ func TestInformerUserCodePanicsAreHandledAsClientGoHandlesThem(t *testing.T) {
 					if c.initialPanic && informerWatchListOn() {
 						t.Skip("initial order is map order in client-go's WatchList path; see initialPanic")
 					}
-					want := informerCrashPlay(t, c, informerCrashClientGo)
-					got := informerCrashPlay(t, c, informerCrashKcache)
+					want := informerCrashPlay(t, c, informerCrashOn(informerClientGo))
+					got := informerCrashPlay(t, c, informerCrashOn(informerKCache))
 					if len(want.Events) == 0 {
 						t.Fatal("client-go's handler saw nothing; the case observes nothing")
 					}

@@ -151,8 +151,8 @@ func TestInformerEntryPointsAnswerMisuseAsClientGoDoes(t *testing.T) {
 			if informerWatchListOn() {
 				t.Skip("the misuse cases do not depend on how the list is read")
 			}
-			want := informerMisusePlay(t, informerMisuseClientGo)
-			got := informerMisusePlay(t, informerMisuseKcache)
+			want := informerMisusePlay(t, informerMisuseOn(informerClientGo))
+			got := informerMisusePlay(t, informerMisuseOn(informerKCache))
 			if !reflect.DeepEqual(want, got) {
 				t.Errorf("kcache differs from client-go:\n%s", informerMisuseDiff(want, got))
 			}

@@ -62,22 +62,18 @@ func informerBuildView(lw *informerScriptedSource, resync time.Duration, indexer
 	if _, ok := clientgo.KcacheInformer(inf); !ok {
 		panic("clientgo.NewSharedIndexInformer did not return a kcache informer")
 	}
-	return informerView{informerClientGo{inf}}
+	return informerView{informerAdapter{informerWrapClientGo(inf)}}
 }
 
 // informerView is the client-go adapter with tombstone-type checking
 // handlers.
-type informerView struct{ informerClientGo }
+type informerView struct{ informerAdapter }
 
 func (a informerView) addHandler(r *informerRecorder, filter func(interface{}) bool, resync *time.Duration) (informerRegistration, error) {
-	var h cache.ResourceEventHandler = informerTombstoneTypeCheck{r}
-	if filter != nil {
-		h = cache.FilteringResourceEventHandler{FilterFunc: filter, Handler: h}
-	}
 	if resync == nil {
-		return a.inf.AddEventHandler(h)
+		return a.inf.add(informerTombstoneTypeCheck{r}, filter, nil)
 	}
-	return a.inf.AddEventHandlerWithOptions(h, cache.HandlerOptions{ResyncPeriod: resync})
+	return a.inf.add(informerTombstoneTypeCheck{r}, filter, &informerHandlerOptions{resync: resync})
 }
 
 // informerTombstoneTypeCheck forwards to the recorder, replacing a kcache

@@ -52,31 +52,26 @@ type queueHistogram struct{ rec *queueMetricsRecorder }
 
 func (h queueHistogram) Observe(float64) { h.rec.observations++ }
 
-// queueCGProvider hands the recorder's metrics to client-go's queue.
-type queueCGProvider struct{ rec *queueMetricsRecorder }
+// queueProviderOf hands the recorder's metrics to a library's queue: ID is
+// the library's InformerNameAndResource, G and H its gauge and histogram
+// metric types.
+type queueProviderOf[ID, G, H any] struct{ rec *queueMetricsRecorder }
 
-func (p queueCGProvider) NewQueuedItemMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return queueGauge{p.rec}
+func (p queueProviderOf[ID, G, H]) NewQueuedItemMetric(ID) G {
+	return any(queueGauge{p.rec}).(G)
 }
-func (p queueCGProvider) NewProcessingLatencyMetric(cg.InformerNameAndResource) cg.HistogramMetric {
-	return queueHistogram{p.rec}
+func (p queueProviderOf[ID, G, H]) NewProcessingLatencyMetric(ID) H {
+	return any(queueHistogram{p.rec}).(H)
 }
-func (p queueCGProvider) NewStoreResourceVersionMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return queueGauge{&queueMetricsRecorder{}}
+func (p queueProviderOf[ID, G, H]) NewStoreResourceVersionMetric(ID) G {
+	return any(queueGauge{&queueMetricsRecorder{}}).(G)
 }
 
-// queueKCProvider hands the recorder's metrics to kcache's queue.
-type queueKCProvider struct{ rec *queueMetricsRecorder }
-
-func (p queueKCProvider) NewQueuedItemMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return queueGauge{p.rec}
-}
-func (p queueKCProvider) NewProcessingLatencyMetric(kc.InformerNameAndResource) kc.HistogramMetric {
-	return queueHistogram{p.rec}
-}
-func (p queueKCProvider) NewStoreResourceVersionMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return queueGauge{&queueMetricsRecorder{}}
-}
+// queueCGProvider and queueKCProvider are the providers of each library.
+type (
+	queueCGProvider = queueProviderOf[cg.InformerNameAndResource, cg.GaugeMetric, cg.HistogramMetric]
+	queueKCProvider = queueProviderOf[kc.InformerNameAndResource, kc.GaugeMetric, kc.HistogramMetric]
+)
 
 // queuePodsGVR is the resource the test identities register.
 var queuePodsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
@@ -88,6 +83,18 @@ var queueIdentityCounter int
 func queueNextIdentityName() string {
 	queueIdentityCounter++
 	return fmt.Sprintf("queue-conformance-%d", queueIdentityCounter)
+}
+
+// queueIdentity registers a fresh informer name through a library's
+// NewInformerName and names pods with it; a registration error panics.
+func queueIdentity[N interface {
+	WithResource(schema.GroupVersionResource) ID
+}, ID any](newName func(string) (N, error)) ID {
+	name, err := newName(queueNextIdentityName())
+	if err != nil {
+		panic(err)
+	}
+	return name.WithResource(queuePodsGVR)
 }
 
 // queueCGSortedKeys is a client-go Indexer whose ListKeys is sorted: the real
@@ -110,41 +117,38 @@ func (s queueKCSortedKeys) ListKeys() []string {
 	return keys
 }
 
-// queueApplyCG applies deltas to a client-go store the way the informer
-// does: deletions delete, everything per-object adds or updates; queue-wide
-// deltas are ignored (the store only serves as KnownObjects).
-func queueApplyCG(store cg.Indexer, ds []cg.Delta) {
-	if store == nil {
-		return
-	}
-	for _, d := range ds {
-		switch d.Type {
-		case cg.Deleted:
-			_ = store.Delete(d.Object)
-		case cg.Added, cg.Updated, cg.Replaced, cg.Sync:
-			if _, ok, _ := store.Get(d.Object); ok {
-				_ = store.Update(d.Object)
-			} else {
-				_ = store.Add(d.Object)
-			}
-		}
-	}
+// queueKnown is the part of a known store the consumer writes.
+type queueKnown interface {
+	Get(obj any) (item any, exists bool, err error)
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
 }
 
-// queueApplyKC is queueApplyCG for kcache.
-func queueApplyKC(store kc.Indexer, ds []kc.Delta) {
+// queueDeltaFields is the shape both libraries' Delta have.
+type queueDeltaFields[DT ~string] = struct {
+	Type   DT
+	Object any
+}
+
+// queueApply applies deltas to a store the way the informer does:
+// deletions delete, everything per-object adds or updates; queue-wide
+// deltas are ignored (the store only serves as KnownObjects). A nil store
+// is left alone.
+func queueApply[D ~queueDeltaFields[DT], DT ~string](store queueKnown, ds []D) {
 	if store == nil {
 		return
 	}
 	for _, d := range ds {
-		switch d.Type {
-		case kc.Deleted:
-			_ = store.Delete(d.Object)
-		case kc.Added, kc.Updated, kc.Replaced, kc.Sync:
-			if _, ok, _ := store.Get(d.Object); ok {
-				_ = store.Update(d.Object)
+		delta := queueDeltaFields[DT](d)
+		switch delta.Type {
+		case "Deleted":
+			_ = store.Delete(delta.Object)
+		case "Added", "Updated", "Replaced", "Sync":
+			if _, ok, _ := store.Get(delta.Object); ok {
+				_ = store.Update(delta.Object)
 			} else {
-				_ = store.Add(d.Object)
+				_ = store.Add(delta.Object)
 			}
 		}
 	}
@@ -159,7 +163,7 @@ func (l *queueConsumerLog) record(kind string, item interface{}, initial bool) {
 
 func (l *queueConsumerLog) String() string { return strings.Join(l.calls, " ") }
 
-// queueKnownStore returns the Indexer the consumer keeps (nil without
+// queueKnownStores returns the Indexer the consumer keeps (nil without
 // KnownObjects) for each side.
 func queueKnownStores(withKnown bool) (cg.Indexer, kc.Indexer) {
 	if !withKnown {
@@ -169,258 +173,190 @@ func queueKnownStores(withKnown bool) (cg.Indexer, kc.Indexer) {
 		kc.NewIndexer(kc.DeletionHandlingMetaNamespaceKeyFunc, kc.Indexers{})
 }
 
-// queueCGReal drives client-go's RealFIFO.
-type queueCGReal struct {
-	q     *cg.RealFIFO
-	known cg.Indexer
-	rec   *queueMetricsRecorder
+// queueOps are the calls both libraries' RealFIFO and DeltaFIFO have with
+// the same signature.
+type queueOps interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	Replace(list []any, resourceVersion string) error
+	Resync() error
+	HasSynced() bool
+	Close()
 }
 
-func newQueueCGReal(c queueCombination, transform func(interface{}) (interface{}, error)) *queueCGReal {
-	s := &queueCGReal{rec: &queueMetricsRecorder{}}
-	name, err := cg.NewInformerName(queueNextIdentityName())
-	if err != nil {
-		panic(err)
-	}
-	opts := cg.RealFIFOOptions{
-		AtomicEvents:          c.Atomic,
-		UnlockWhileProcessing: c.Unlock,
-		EmitDeltaTypeBookmark: c.Bookmarks,
-		Identifier:            name.WithResource(queuePodsGVR),
-		MetricsProvider:       queueCGProvider{s.rec},
-	}
-	if c.Transformer {
-		opts.Transformer = transform
-	}
-	if c.Known {
-		s.known, _ = queueKnownStores(true)
-		opts.KnownObjects = queueCGSortedKeys{s.known}
-	}
-	s.q = cg.NewRealFIFOWithOptions(opts)
-	return s
+// queueOf drives one library's RealFIFO or DeltaFIFO q as a queueSubject,
+// with the consumer the informer would put behind it: process functions
+// that record what they see and apply the deltas to known.
+//
+// The type parameters are the library's types: I its Indexer, P its
+// PopProcessFunc, B its ProcessBatchFunc, C its DoneChecker, DS its Deltas
+// of Delta D and DeltaType DT. queueCG and queueKC name them once.
+// Used by one goroutine only.
+type queueOf[I queueKnown, P ~func(any, bool) error, B ~func([]D, bool) error, C any, DS ~[]D, D ~queueDeltaFields[DT], DT ~string] struct {
+	// q is the *RealFIFO or *DeltaFIFO under test.
+	q queueOps
+	// delta is true for a DeltaFIFO: no Bookmark, PopBatch or metrics, and
+	// a pop reports the popped item's key.
+	delta bool
+	// known is the store the consumer keeps, or nil.
+	known I
+	// rec holds a RealFIFO's metrics.
+	rec *queueMetricsRecorder
+	// isDone is the library's IsDone.
+	isDone func(C) bool
+	// in converts a generated object for the library.
+	in func(any) any
 }
 
-func (s *queueCGReal) add(obj interface{}) error    { return s.q.Add(queueAsCG(obj)) }
-func (s *queueCGReal) update(obj interface{}) error { return s.q.Update(queueAsCG(obj)) }
-func (s *queueCGReal) del(obj interface{}) error    { return s.q.Delete(queueAsCG(obj)) }
-func (s *queueCGReal) replace(list []interface{}, rv string) error {
-	return s.q.Replace(queueListAsCG(list), rv)
-}
-func (s *queueCGReal) resync() error            { return s.q.Resync() }
-func (s *queueCGReal) bookmark(rv string) error { return s.q.Bookmark(rv) }
-func (s *queueCGReal) depth() int               { return int(s.rec.lastDepth) }
-func (s *queueCGReal) observed() int            { return s.rec.observations }
-func (s *queueCGReal) close()                   { s.q.Close() }
-func (s *queueCGReal) syncState() string {
-	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), cg.IsDone(s.q.HasSyncedChecker()))
+// queueCG and queueKC are the subjects of each library.
+type (
+	queueCG = queueOf[cg.Indexer, cg.PopProcessFunc, cg.ProcessBatchFunc, cg.DoneChecker, cg.Deltas, cg.Delta, cg.DeltaType]
+	queueKC = queueOf[kc.Indexer, kc.PopProcessFunc, kc.ProcessBatchFunc, kc.DoneChecker, kc.Deltas, kc.Delta, kc.DeltaType]
+)
+
+// queueCGReal wraps client-go's RealFIFO q, whose consumer keeps known and
+// whose metrics go to rec.
+func queueCGReal(q *cg.RealFIFO, known cg.Indexer, rec *queueMetricsRecorder) *queueCG {
+	return &queueCG{q: q, known: known, rec: rec, isDone: cg.IsDone, in: queueAsCG}
 }
 
-func (s *queueCGReal) pop(fail error) string {
-	var log queueConsumerLog
-	item, err := s.q.Pop(func(obj interface{}, initial bool) error {
-		log.record("process", obj, initial)
-		if ds, ok := obj.(cg.Deltas); ok {
-			queueApplyCG(s.known, ds)
+// queueKCReal is queueCGReal for kcache.
+func queueKCReal(q *kc.RealFIFO, known kc.Indexer, rec *queueMetricsRecorder) *queueKC {
+	return &queueKC{q: q, known: known, rec: rec, isDone: kc.IsDone, in: queueAsKC}
+}
+
+// queueCGDelta wraps client-go's DeltaFIFO q, whose consumer keeps known.
+func queueCGDelta(q *cg.DeltaFIFO, known cg.Indexer) *queueCG {
+	return &queueCG{q: q, delta: true, known: known, isDone: cg.IsDone, in: queueAsCG}
+}
+
+// queueKCDelta is queueCGDelta for kcache.
+func queueKCDelta(q *kc.DeltaFIFO, known kc.Indexer) *queueKC {
+	return &queueKC{q: q, delta: true, known: known, isDone: kc.IsDone, in: queueAsKC}
+}
+
+// queueTransformer is transform when c installs one, nil otherwise.
+func queueTransformer(c queueCombination, transform func(interface{}) (interface{}, error)) func(interface{}) (interface{}, error) {
+	if !c.Transformer {
+		return nil
+	}
+	return transform
+}
+
+// newQueueRealPair builds client-go's and kcache's RealFIFO of
+// combination c, client-go's first.
+func newQueueRealPair(c queueCombination, transform func(interface{}) (interface{}, error)) (*queueCG, *queueKC) {
+	cRec, kRec := &queueMetricsRecorder{}, &queueMetricsRecorder{}
+	cOpts := cg.RealFIFOOptions{AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
+		Identifier: queueIdentity(cg.NewInformerName), MetricsProvider: queueCGProvider{cRec}, Transformer: queueTransformer(c, transform)}
+	kOpts := kc.RealFIFOOptions{AtomicEvents: c.Atomic, UnlockWhileProcessing: c.Unlock, EmitDeltaTypeBookmark: c.Bookmarks,
+		Identifier: queueIdentity(kc.NewInformerName), MetricsProvider: queueKCProvider{kRec}, Transformer: queueTransformer(c, transform)}
+	cKnown, kKnown := queueKnownStores(c.Known)
+	cOpts.KnownObjects, kOpts.KnownObjects = queueCGKnownOrNil(cKnown), queueKCKnownOrNil(kKnown)
+	return queueCGReal(cg.NewRealFIFOWithOptions(cOpts), cKnown, cRec), queueKCReal(kc.NewRealFIFOWithOptions(kOpts), kKnown, kRec)
+}
+
+// newQueueDeltaPair builds client-go's and kcache's DeltaFIFO of
+// combination c, client-go's first.
+func newQueueDeltaPair(c queueCombination, transform func(interface{}) (interface{}, error)) (*queueCG, *queueKC) {
+	cKnown, kKnown := queueKnownStores(c.Known)
+	cOpts := cg.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueCGKnownOrNil(cKnown)}
+	kOpts := kc.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced, Transformer: queueTransformer(c, transform), KnownObjects: queueKCKnownOrNil(kKnown)}
+	return queueCGDelta(cg.NewDeltaFIFOWithOptions(cOpts), cKnown), queueKCDelta(kc.NewDeltaFIFOWithOptions(kOpts), kKnown)
+}
+
+func (s *queueOf[I, P, B, C, DS, D, DT]) add(obj any) error    { return s.q.Add(s.in(obj)) }
+func (s *queueOf[I, P, B, C, DS, D, DT]) update(obj any) error { return s.q.Update(s.in(obj)) }
+func (s *queueOf[I, P, B, C, DS, D, DT]) del(obj any) error    { return s.q.Delete(s.in(obj)) }
+func (s *queueOf[I, P, B, C, DS, D, DT]) resync() error        { return s.q.Resync() }
+func (s *queueOf[I, P, B, C, DS, D, DT]) close()               { s.q.Close() }
+
+// replace converts list for the library, in place, and replaces with it.
+func (s *queueOf[I, P, B, C, DS, D, DT]) replace(list []any, rv string) error {
+	for i, o := range list {
+		list[i] = s.in(o)
+	}
+	return s.q.Replace(list, rv)
+}
+
+// bookmark calls a RealFIFO's Bookmark; a DeltaFIFO has none.
+func (s *queueOf[I, P, B, C, DS, D, DT]) bookmark(rv string) error {
+	if s.delta {
+		return nil
+	}
+	return s.q.(interface{ Bookmark(string) error }).Bookmark(rv)
+}
+
+// depth is a RealFIFO's last queued-items value, -1 for a DeltaFIFO.
+func (s *queueOf[I, P, B, C, DS, D, DT]) depth() int {
+	if s.delta {
+		return -1
+	}
+	return int(s.rec.lastDepth)
+}
+
+// observed is a RealFIFO's count of latency observations, 0 for a DeltaFIFO.
+func (s *queueOf[I, P, B, C, DS, D, DT]) observed() int {
+	if s.delta {
+		return 0
+	}
+	return s.rec.observations
+}
+
+func (s *queueOf[I, P, B, C, DS, D, DT]) syncState() string {
+	checker := s.q.(interface{ HasSyncedChecker() C }).HasSyncedChecker()
+	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), s.isDone(checker))
+}
+
+// process is the consumer's PopProcessFunc: it records the item under
+// kind and applies the deltas it carries to the known store.
+func (s *queueOf[I, P, B, C, DS, D, DT]) process(log *queueConsumerLog, kind string, fail error) P {
+	return func(obj any, initial bool) error {
+		log.record(kind, obj, initial)
+		if ds, ok := obj.(DS); ok {
+			queueApply(s.knownStore(), []D(ds))
 		}
 		return fail
-	})
-	return fmt.Sprintf("%s -> %s %s", log.String(), queueRender(item), queueRenderErr(err))
+	}
 }
 
-func (s *queueCGReal) popBatch(fail error) string {
+// knownStore is the known store as a queueKnown, nil when there is none.
+func (s *queueOf[I, P, B, C, DS, D, DT]) knownStore() queueKnown {
+	if any(s.known) == nil {
+		return nil
+	}
+	return s.known
+}
+
+// pop runs Pop once; a DeltaFIFO's result also reports the item's key.
+func (s *queueOf[I, P, B, C, DS, D, DT]) pop(fail error) string {
 	var log queueConsumerLog
-	err := s.q.PopBatch(func(ds []cg.Delta, initial bool) error {
-		log.record("batch", ds, initial)
-		queueApplyCG(s.known, ds)
-		return fail
-	}, func(obj interface{}, initial bool) error {
-		log.record("single", obj, initial)
-		if ds, ok := obj.(cg.Deltas); ok {
-			queueApplyCG(s.known, ds)
-		}
-		return fail
-	})
-	return fmt.Sprintf("%s -> %s", log.String(), queueRenderErr(err))
-}
-
-// queueKCReal drives kcache's RealFIFO.
-type queueKCReal struct {
-	q     *kc.RealFIFO
-	known kc.Indexer
-	rec   *queueMetricsRecorder
-}
-
-func newQueueKCReal(c queueCombination, transform func(interface{}) (interface{}, error)) *queueKCReal {
-	s := &queueKCReal{rec: &queueMetricsRecorder{}}
-	name, err := kc.NewInformerName(queueNextIdentityName())
-	if err != nil {
-		panic(err)
+	item, err := s.q.(interface{ Pop(P) (any, error) }).Pop(s.process(&log, "process", fail))
+	if !s.delta {
+		return fmt.Sprintf("%s -> %s %s", log.String(), queueRender(item), queueRenderErr(err))
 	}
-	opts := kc.RealFIFOOptions{
-		AtomicEvents:          c.Atomic,
-		UnlockWhileProcessing: c.Unlock,
-		EmitDeltaTypeBookmark: c.Bookmarks,
-		Identifier:            name.WithResource(queuePodsGVR),
-		MetricsProvider:       queueKCProvider{s.rec},
-	}
-	if c.Transformer {
-		opts.Transformer = transform
-	}
-	if c.Known {
-		_, s.known = queueKnownStores(true)
-		opts.KnownObjects = queueKCSortedKeys{s.known}
-	}
-	s.q = kc.NewRealFIFOWithOptions(opts)
-	return s
-}
-
-func (s *queueKCReal) add(obj interface{}) error    { return s.q.Add(queueAsKC(obj)) }
-func (s *queueKCReal) update(obj interface{}) error { return s.q.Update(queueAsKC(obj)) }
-func (s *queueKCReal) del(obj interface{}) error    { return s.q.Delete(queueAsKC(obj)) }
-func (s *queueKCReal) replace(list []interface{}, rv string) error {
-	return s.q.Replace(queueListAsKC(list), rv)
-}
-func (s *queueKCReal) resync() error            { return s.q.Resync() }
-func (s *queueKCReal) bookmark(rv string) error { return s.q.Bookmark(rv) }
-func (s *queueKCReal) depth() int               { return int(s.rec.lastDepth) }
-func (s *queueKCReal) observed() int            { return s.rec.observations }
-func (s *queueKCReal) close()                   { s.q.Close() }
-func (s *queueKCReal) syncState() string {
-	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), kc.IsDone(s.q.HasSyncedChecker()))
-}
-
-func (s *queueKCReal) pop(fail error) string {
-	var log queueConsumerLog
-	item, err := s.q.Pop(func(obj interface{}, initial bool) error {
-		log.record("process", obj, initial)
-		if ds, ok := obj.(kc.Deltas); ok {
-			queueApplyKC(s.known, ds)
-		}
-		return fail
-	})
-	return fmt.Sprintf("%s -> %s %s", log.String(), queueRender(item), queueRenderErr(err))
-}
-
-func (s *queueKCReal) popBatch(fail error) string {
-	var log queueConsumerLog
-	err := s.q.PopBatch(func(ds []kc.Delta, initial bool) error {
-		log.record("batch", ds, initial)
-		queueApplyKC(s.known, ds)
-		return fail
-	}, func(obj interface{}, initial bool) error {
-		log.record("single", obj, initial)
-		if ds, ok := obj.(kc.Deltas); ok {
-			queueApplyKC(s.known, ds)
-		}
-		return fail
-	})
-	return fmt.Sprintf("%s -> %s", log.String(), queueRenderErr(err))
-}
-
-// queueCGDelta drives client-go's DeltaFIFO.
-type queueCGDelta struct {
-	q     *cg.DeltaFIFO
-	known cg.Indexer
-}
-
-func newQueueCGDelta(c queueCombination, transform func(interface{}) (interface{}, error)) *queueCGDelta {
-	s := &queueCGDelta{}
-	opts := cg.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced}
-	if c.Transformer {
-		opts.Transformer = transform
-	}
-	if c.Known {
-		s.known, _ = queueKnownStores(true)
-		opts.KnownObjects = queueCGSortedKeys{s.known}
-	}
-	s.q = cg.NewDeltaFIFOWithOptions(opts)
-	return s
-}
-
-func (s *queueCGDelta) add(obj interface{}) error    { return s.q.Add(queueAsCG(obj)) }
-func (s *queueCGDelta) update(obj interface{}) error { return s.q.Update(queueAsCG(obj)) }
-func (s *queueCGDelta) del(obj interface{}) error    { return s.q.Delete(queueAsCG(obj)) }
-func (s *queueCGDelta) replace(list []interface{}, rv string) error {
-	return s.q.Replace(queueListAsCG(list), rv)
-}
-func (s *queueCGDelta) resync() error         { return s.q.Resync() }
-func (s *queueCGDelta) bookmark(string) error { return nil }
-func (s *queueCGDelta) depth() int            { return -1 }
-func (s *queueCGDelta) observed() int         { return 0 }
-func (s *queueCGDelta) close()                { s.q.Close() }
-func (s *queueCGDelta) popBatch(error) string { return "no PopBatch" }
-func (s *queueCGDelta) syncState() string {
-	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), cg.IsDone(s.q.HasSyncedChecker()))
-}
-
-func (s *queueCGDelta) pop(fail error) string {
-	var log queueConsumerLog
-	item, err := s.q.Pop(func(obj interface{}, initial bool) error {
-		log.record("process", obj, initial)
-		if ds, ok := obj.(cg.Deltas); ok {
-			queueApplyCG(s.known, ds)
-		}
-		return fail
-	})
 	key := "-"
 	if item != nil {
-		k, kerr := s.q.KeyOf(item)
+		k, kerr := s.q.(interface{ KeyOf(any) (string, error) }).KeyOf(item)
 		key = k + " " + queueRenderErr(kerr)
 	}
 	return fmt.Sprintf("%s -> %s key=%s %s", log.String(), queueRender(item), key, queueRenderErr(err))
 }
 
-// queueKCDelta drives kcache's DeltaFIFO.
-type queueKCDelta struct {
-	q     *kc.DeltaFIFO
-	known kc.Indexer
-}
-
-func newQueueKCDelta(c queueCombination, transform func(interface{}) (interface{}, error)) *queueKCDelta {
-	s := &queueKCDelta{}
-	opts := kc.DeltaFIFOOptions{EmitDeltaTypeReplaced: c.EmitReplaced}
-	if c.Transformer {
-		opts.Transformer = transform
+// popBatch runs a RealFIFO's PopBatch once; a DeltaFIFO has none.
+func (s *queueOf[I, P, B, C, DS, D, DT]) popBatch(fail error) string {
+	if s.delta {
+		return "no PopBatch"
 	}
-	if c.Known {
-		_, s.known = queueKnownStores(true)
-		opts.KnownObjects = queueKCSortedKeys{s.known}
-	}
-	s.q = kc.NewDeltaFIFOWithOptions(opts)
-	return s
-}
-
-func (s *queueKCDelta) add(obj interface{}) error    { return s.q.Add(queueAsKC(obj)) }
-func (s *queueKCDelta) update(obj interface{}) error { return s.q.Update(queueAsKC(obj)) }
-func (s *queueKCDelta) del(obj interface{}) error    { return s.q.Delete(queueAsKC(obj)) }
-func (s *queueKCDelta) replace(list []interface{}, rv string) error {
-	return s.q.Replace(queueListAsKC(list), rv)
-}
-func (s *queueKCDelta) resync() error         { return s.q.Resync() }
-func (s *queueKCDelta) bookmark(string) error { return nil }
-func (s *queueKCDelta) depth() int            { return -1 }
-func (s *queueKCDelta) observed() int         { return 0 }
-func (s *queueKCDelta) close()                { s.q.Close() }
-func (s *queueKCDelta) popBatch(error) string { return "no PopBatch" }
-func (s *queueKCDelta) syncState() string {
-	return fmt.Sprintf("synced=%v done=%v", s.q.HasSynced(), kc.IsDone(s.q.HasSyncedChecker()))
-}
-
-func (s *queueKCDelta) pop(fail error) string {
 	var log queueConsumerLog
-	item, err := s.q.Pop(func(obj interface{}, initial bool) error {
-		log.record("process", obj, initial)
-		if ds, ok := obj.(kc.Deltas); ok {
-			queueApplyKC(s.known, ds)
-		}
+	batch := func(ds []D, initial bool) error {
+		log.record("batch", ds, initial)
+		queueApply(s.knownStore(), ds)
 		return fail
-	})
-	key := "-"
-	if item != nil {
-		k, kerr := s.q.KeyOf(item)
-		key = k + " " + queueRenderErr(kerr)
 	}
-	return fmt.Sprintf("%s -> %s key=%s %s", log.String(), queueRender(item), key, queueRenderErr(err))
+	err := s.q.(interface{ PopBatch(B, P) error }).PopBatch(batch, s.process(&log, "single", fail))
+	return fmt.Sprintf("%s -> %s", log.String(), queueRenderErr(err))
 }
 
 // queueTombstone is a package-neutral deletion tombstone produced by the
@@ -437,19 +373,3 @@ func queueAsCG(obj interface{}) interface{} { return queueBadAsCG(obj) }
 
 // queueAsKC converts a generated object for kcache.
 func queueAsKC(obj interface{}) interface{} { return queueBadAsKC(obj) }
-
-// queueListAsCG converts a generated list for client-go, in place.
-func queueListAsCG(list []interface{}) []interface{} {
-	for i, o := range list {
-		list[i] = queueAsCG(o)
-	}
-	return list
-}
-
-// queueListAsKC converts a generated list for kcache, in place.
-func queueListAsKC(list []interface{}) []interface{} {
-	for i, o := range list {
-		list[i] = queueAsKC(o)
-	}
-	return list
-}

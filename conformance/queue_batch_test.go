@@ -61,8 +61,7 @@ func TestRealFIFOBatchBoundariesMatchClientGo(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &queuePair{t: t, c: tc.combo}
-			p.ref = newQueueCGReal(tc.combo, queueTransform)
-			p.got = newQueueKCReal(tc.combo, queueTransform)
+			p.ref, p.got = newQueueRealPair(tc.combo, queueTransform)
 			tc.play(p)
 			batches := 0
 			for p.hasQueued() {

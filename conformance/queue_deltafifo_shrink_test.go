@@ -63,13 +63,13 @@ func (s *shrinkSides) pop() {
 	var cr, kr string
 	_, cerr := s.cq.Pop(func(obj interface{}, initial bool) error {
 		ds := obj.(cg.Deltas)
-		queueApplyCG(s.cstore, ds)
+		queueApply(s.cstore, ds)
 		cr = fmt.Sprintf("%v %s", initial, queueRender(ds))
 		return nil
 	})
 	_, kerr := s.kq.Pop(func(obj interface{}, initial bool) error {
 		ds := obj.(kc.Deltas)
-		queueApplyKC(s.kstore, ds)
+		queueApply(s.kstore, ds)
 		kr = fmt.Sprintf("%v %s", initial, queueRender(ds))
 		return nil
 	})

@@ -106,14 +106,12 @@ func TestQueuesGiveTheKeyFunctionTheValuesClientGoGivesIt(t *testing.T) {
 			cgKeys, kcKeys := &queueCountingKeys{}, &queueCountingKeys{}
 			var ref, got queueSubject
 			if tc.combo.Queue == "RealFIFO" {
-				r := newQueueCGReal(tc.combo, nil)
-				k := newQueueKCReal(tc.combo, nil)
+				r, k := newQueueRealPair(tc.combo, nil)
 				r.q = cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: cgKeys.cg, AtomicEvents: tc.combo.Atomic, KnownObjects: queueCGKnownOrNil(r.known)})
 				k.q = kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: kcKeys.kc, AtomicEvents: tc.combo.Atomic, KnownObjects: queueKCKnownOrNil(k.known)})
 				ref, got = r, k
 			} else {
-				r := newQueueCGDelta(tc.combo, nil)
-				k := newQueueKCDelta(tc.combo, nil)
+				r, k := newQueueDeltaPair(tc.combo, nil)
 				r.q = cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: cgKeys.cg, KnownObjects: queueCGKnownOrNil(r.known)})
 				k.q = kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: kcKeys.kc, KnownObjects: queueKCKnownOrNil(k.known)})
 				ref, got = r, k

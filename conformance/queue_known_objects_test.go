@@ -59,16 +59,15 @@ func TestQueuesHandleKnownObjectsThatCannotProduceAKeyLikeClientGo(t *testing.T)
 		t.Run(queue, func(t *testing.T) {
 			var ref, got queueSubject
 			if queue == "RealFIFO" {
-				c := &queueCGReal{rec: &queueMetricsRecorder{}}
+				cRec, kRec := &queueMetricsRecorder{}, &queueMetricsRecorder{}
 				n, _ := cg.NewInformerName(queueNextIdentityName())
-				c.q = cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: queueFlakyKnown{}, Identifier: n.WithResource(queuePodsGVR), MetricsProvider: queueCGProvider{c.rec}})
-				k := &queueKCReal{rec: &queueMetricsRecorder{}}
+				c := queueCGReal(cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KnownObjects: queueFlakyKnown{}, Identifier: n.WithResource(queuePodsGVR), MetricsProvider: queueCGProvider{cRec}}), nil, cRec)
 				m, _ := kc.NewInformerName(queueNextIdentityName())
-				k.q = kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: queueFlakyKnown{}, Identifier: m.WithResource(queuePodsGVR), MetricsProvider: queueKCProvider{k.rec}})
+				k := queueKCReal(kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KnownObjects: queueFlakyKnown{}, Identifier: m.WithResource(queuePodsGVR), MetricsProvider: queueKCProvider{kRec}}), nil, kRec)
 				ref, got = c, k
 			} else {
-				c := &queueCGDelta{q: cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KnownObjects: queueFlakyKnown{}})}
-				k := &queueKCDelta{q: kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KnownObjects: queueFlakyKnown{}})}
+				c := queueCGDelta(cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KnownObjects: queueFlakyKnown{}}), nil)
+				k := queueKCDelta(kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KnownObjects: queueFlakyKnown{}}), nil)
 				c.q.Close() // a Pop on the empty queue reports instead of blocking
 				k.q.Close()
 				ref, got = c, k

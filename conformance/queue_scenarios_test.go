@@ -138,11 +138,11 @@ func TestQueueResyncKeysKnownObjectsByTheQueuesOwnKeyFunctionLikeClientGo(t *tes
 				cgKnown, kcKnown := newKnown(), newKnown()
 				var ref, got queueSubject
 				if queue == "DeltaFIFO" {
-					ref = &queueCGDelta{q: cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown})}
-					got = &queueKCDelta{q: kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown})}
+					ref = queueCGDelta(cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown}), nil)
+					got = queueKCDelta(kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown}), nil)
 				} else {
-					ref = &queueCGReal{rec: &queueMetricsRecorder{}, q: cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown})}
-					got = &queueKCReal{rec: &queueMetricsRecorder{}, q: kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown})}
+					ref = queueCGReal(cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: cgKnown}), nil, &queueMetricsRecorder{})
+					got = queueKCReal(kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: queueForeignKey, KnownObjects: kcKnown}), nil, &queueMetricsRecorder{})
 				}
 				want, have := play(ref, cgKnown), play(got, kcKnown)
 				if want != have {
@@ -228,7 +228,8 @@ func TestRealFIFOReplaceNeverRewritesTheCallersListLikeClientGo(t *testing.T) {
 				return strings.Join(out, "\n")
 			}
 			combo := queueCombination{Queue: "RealFIFO", Atomic: atomic, Known: !atomic, Transformer: true}
-			want, got := play(newQueueCGReal(combo, queueTransform)), play(newQueueKCReal(combo, queueTransform))
+			cq, kq := newQueueRealPair(combo, queueTransform)
+			want, got := play(cq), play(kq)
 			if want != got {
 				t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 			}
@@ -369,7 +370,8 @@ func TestRealFIFOPopBatchEndsAfterADeltasObjectLikeClientGo(t *testing.T) {
 				return strings.Join(out, "\n")
 			}
 			combo := queueCombination{Queue: "RealFIFO", Atomic: true, Unlock: true}
-			want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+			cq, kq := newQueueRealPair(combo, nil)
+			want, got := play(cq), play(kq)
 			if want != got {
 				t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 			}
@@ -395,7 +397,8 @@ func TestRealFIFOReplaceOfAVanishedKeyWhoseNewestObjectIsATombstoneWrapsItAgainL
 		return strings.Join(out, "\n")
 	}
 	combo := queueCombination{Queue: "RealFIFO", Known: true}
-	want, got := play(newQueueCGReal(combo, nil)), play(newQueueKCReal(combo, nil))
+	cq, kq := newQueueRealPair(combo, nil)
+	want, got := play(cq), play(kq)
 	if want != got {
 		t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 	}

@@ -308,11 +308,9 @@ func queuePlayEpisode(t *testing.T, c queueCombination, g *queueGenerator) []str
 	p := &queuePair{t: t, c: c}
 	switch c.Queue {
 	case "RealFIFO":
-		p.ref = newQueueCGReal(c, queueTransform)
-		p.got = newQueueKCReal(c, queueTransform)
+		p.ref, p.got = newQueueRealPair(c, queueTransform)
 	case "DeltaFIFO":
-		p.ref = newQueueCGDelta(c, queueTransform)
-		p.got = newQueueKCDelta(c, queueTransform)
+		p.ref, p.got = newQueueDeltaPair(c, queueTransform)
 	default:
 		t.Fatalf("unknown queue %q", c.Queue)
 	}

@@ -30,8 +30,7 @@ func storeMultiValues(any) ([]string, error) { return []string{"a", "b"}, nil }
 // requires the same answers and errors from both sides.
 func TestStoreKeyFunctionsMatchClientGo(t *testing.T) {
 	w := newStoreWorld(1)
-	cgSide := newStoreClientGoSide(w, storeRow{Kind: "store"})
-	kcSide := newStoreKCacheSide(w, storeRow{Kind: "store"})
+	cgSide, kcSide := newStoreSides(w, storeRow{Kind: "store"})
 	keyView := func(side interface{ errView(error) string }) func(string, error) string {
 		return func(key string, err error) string { return fmt.Sprintf("%q%s", key, side.errView(err)) }
 	}
@@ -83,7 +82,7 @@ func TestStoreKeyFunctionsMatchClientGo(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.onObject != nil {
 				for _, obj := range w.objects {
-					want, got := tc.onObject(cgSide.in(obj), kcSide.in(obj))
+					want, got := tc.onObject(cgSide.lib.in(obj), kcSide.lib.in(obj))
 					if want != got {
 						t.Errorf("%s(%s)\nclient-go: %s\nkcache:    %s", tc.name, w.describe(obj), want, got)
 					}

@@ -81,8 +81,7 @@ func TestStoreIndexingPanicsLikeClientGo(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			want := newStoreClientGoSide(w, tc.row)
-			got := newStoreKCacheSide(w, tc.row)
+			want, got := newStoreSides(w, tc.row)
 			for i, op := range tc.setup {
 				wantOut, gotOut := want.apply(op), got.apply(op)
 				if wantOut != gotOut {

@@ -250,8 +250,7 @@ func TestStoreScenariosMatchClientGo(t *testing.T) {
 				objs = append(objs, storeOpObjects(op)...)
 			}
 			sc.Row.metricsName = storeFreshInformerName(sc.Name)
-			want := newStoreClientGoSide(specs.w, sc.Row)
-			got := newStoreKCacheSide(specs.w, sc.Row)
+			want, got := newStoreSides(specs.w, sc.Row)
 			probes := specs.probe(objs)
 			for i, op := range ops {
 				wantOut, gotOut := storeApplyBoth(want, got, op)

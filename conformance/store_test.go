@@ -81,8 +81,7 @@ func TestStoreMatchesClientGo(t *testing.T) {
 func storeRunRow(t *testing.T, row storeRow) {
 	row.metricsName = storeFreshInformerName(row.Name)
 	w := newStoreWorld(row.Seed)
-	want := newStoreClientGoSide(w, row)
-	got := newStoreKCacheSide(w, row)
+	want, got := newStoreSides(w, row)
 	mix, threadSafe := storeStoreMix, false
 	if row.Kind == "threadSafeStore" {
 		mix, threadSafe = storeThreadSafeMix, true

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
@@ -142,4 +143,55 @@ func (m storeMetric) Set(v float64) {
 // Observe records a histogram observation.
 func (m storeMetric) Observe(v float64) {
 	m.log.record(m.kind + ".Observe(" + strconv.FormatFloat(v, 'g', -1, 64) + ")")
+}
+
+// storePodNames names pods by identity (pointer), so that two stores
+// holding the same pointers render alike.
+type storePodNames map[*corev1.Pod]string
+
+// of names obj: "<nil>", "(*Pod)nil", the pod's registered name,
+// "unknown:<name>" for a pod never registered, "%T(%v)" for anything else.
+func (n storePodNames) of(obj any) string {
+	switch o := obj.(type) {
+	case nil:
+		return "<nil>"
+	case *corev1.Pod:
+		if o == nil {
+			return "(*Pod)nil"
+		}
+		if name, ok := n[o]; ok {
+			return name
+		}
+		return "unknown:" + o.Name
+	}
+	return fmt.Sprintf("%T(%v)", obj, obj)
+}
+
+// list names the objects of list, sorted, as "[a b c]".
+func (n storePodNames) list(list []any) string {
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = n.of(o)
+	}
+	sort.Strings(out)
+	return "[" + strings.Join(out, " ") + "]"
+}
+
+// storeSortedQuoted prints a sorted copy of keys with %q.
+func storeSortedQuoted(keys []string) string {
+	keys = append([]string(nil), keys...)
+	sort.Strings(keys)
+	return fmt.Sprintf("%q", keys)
+}
+
+// storeCatchPanic runs fn and renders its panic as "panic: <value>", or
+// "" when fn returns.
+func storeCatchPanic(fn func()) (out string) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fmt.Sprintf("panic: %v", r)
+		}
+	}()
+	fn()
+	return ""
 }

@@ -92,10 +92,10 @@ func (p *solePair) doDeliberatelyDifferent(desc string, op func(s *soleSide)) {
 	p.t.Helper()
 	p.step++
 	p.log = append(p.log, desc)
-	if a := soleCatch(func() { op(p.cg) }); a == "" {
+	if a := storeCatchPanic(func() { op(p.cg) }); a == "" {
 		p.t.Errorf("step %d %s: client-go did not panic", p.step, desc)
 	}
-	if b := soleCatch(func() { op(p.kc) }); b != "" {
+	if b := storeCatchPanic(func() { op(p.kc) }); b != "" {
 		p.t.Errorf("step %d %s: kcache panicked: %s", p.step, desc, b)
 	}
 	p.compare(desc)

@@ -27,7 +27,7 @@ func TestAnAddIndexersThatPanicsLeavesEveryGivenNameRegisteredAsInClientGo(t *te
 		t.Run(strings.Join(names, ","), func(t *testing.T) {
 			render := func(add func(), write func(), registered func() []string, keys func(n, v string) ([]string, error)) string {
 				var b strings.Builder
-				fmt.Fprintf(&b, "panic=%q ", soleCatch(add))
+				fmt.Fprintf(&b, "panic=%q ", storeCatchPanic(add))
 				write()
 				r := registered()
 				sort.Strings(r)

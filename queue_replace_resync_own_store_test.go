@@ -10,7 +10,7 @@ import (
 	"go.uber.org/goleak"
 )
 
-// walkQueue is a queue over a known store: what the walk attacks drive.
+// walkQueue is a queue over a known store: what the walk tests drive.
 type walkQueue interface {
 	Replace(list []interface{}, rv string) error
 	Resync() error

@@ -7,14 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	cg "k8s.io/client-go/tools/cache"
 )
 
-// layoutStore is the part of a ThreadSafeStore the layout attacks drive,
+// layoutStore is the part of a ThreadSafeStore the edge-case tests drive,
 // with index functions given by catalog name so both libraries get the same
 // ones.
 type layoutStore interface {
@@ -92,214 +90,84 @@ func layoutIndexFunc(name string) func(obj any) ([]string, error) {
 	panic("unknown layout index " + name)
 }
 
-type layoutCG struct{ s cg.ThreadSafeStore }
+// layoutSide is either library's ThreadSafeStore as a layoutStore, with
+// the "namespace" index the library's own MetaNamespaceIndexFunc.
+type layoutSide struct {
+	storeThreadSafe
+	lib storeLib
+}
 
-func newLayoutCG(names []string, indices map[string]map[string][]string) *layoutCG {
-	ix := cg.Indexers{}
+// newLayoutSide builds lib's ThreadSafeStore with the named indexers and
+// the given initial indices.
+func newLayoutSide(lib storeLib, names []string, indices map[string]map[string][]string) *layoutSide {
+	l := &layoutSide{lib: lib}
+	row := storeRow{Kind: "threadSafeStore", Indexers: names, Indices: indices}
+	l.storeThreadSafe = lib.build(row, storeBuild{indexers: l.indexers}).(storeThreadSafe)
+	return l
+}
+
+// indexers gives the catalog functions of names (never nil).
+func (l *layoutSide) indexers(names []string) storeIndexFuncs {
+	ix := storeIndexFuncs{}
 	for _, n := range names {
 		if n == "namespace" {
-			ix[n] = cg.MetaNamespaceIndexFunc
+			ix[n] = l.lib.metaNamespaceIndexFunc
 			continue
 		}
 		ix[n] = layoutIndexFunc(n)
 	}
-	var in cg.Indices
-	if indices != nil {
-		in = cg.Indices{}
-		for name, byValue := range indices {
-			one := cg.Indices{name: {}}
-			for v, keys := range byValue {
-				one[name][v] = sets.New(keys...)
-			}
-			in[name] = one[name]
-		}
-	} else {
-		in = cg.Indices{}
-	}
-	return &layoutCG{cg.NewThreadSafeStore(ix, in)}
+	return ix
 }
 
-func (l *layoutCG) Add(key string, obj any)    { l.s.Add(key, obj) }
-func (l *layoutCG) Update(key string, obj any) { l.s.Update(key, obj) }
-func (l *layoutCG) Delete(key string)          { l.s.Delete(key) }
-func (l *layoutCG) Replace(items map[string]any, rv string) {
-	l.s.Replace(items, rv)
-}
-func (l *layoutCG) AddIndexers(names []string) error {
-	ix := cg.Indexers{}
-	for _, n := range names {
-		if n == "namespace" {
-			ix[n] = cg.MetaNamespaceIndexFunc
-			continue
-		}
-		ix[n] = layoutIndexFunc(n)
-	}
-	return l.s.AddIndexers(ix)
-}
-func (l *layoutCG) Get(key string) (any, bool) { return l.s.Get(key) }
-func (l *layoutCG) List() []any                { return l.s.List() }
-func (l *layoutCG) ListKeys() []string         { return l.s.ListKeys() }
-func (l *layoutCG) ByIndex(n, v string) ([]any, error) {
-	return l.s.ByIndex(n, v)
-}
-func (l *layoutCG) IndexKeys(n, v string) ([]string, error) {
-	return l.s.IndexKeys(n, v)
-}
-func (l *layoutCG) Index(n string, obj any) ([]any, error) {
-	return l.s.Index(n, obj)
-}
-func (l *layoutCG) ListIndexFuncValues(n string) []string { return l.s.ListIndexFuncValues(n) }
-func (l *layoutCG) IndexerNames() []string {
-	return sets.List(sets.KeySet(l.s.GetIndexers()))
+func (l *layoutSide) AddIndexers(names []string) error {
+	return l.lib.addIndexers(l.storeThreadSafe, l.indexers(names))
 }
 
-func (l *layoutCG) Txn(keys []string, objs []any) string {
-	ts, ok := l.s.(cg.ThreadSafeStoreWithTransaction)
-	if !ok {
+func (l *layoutSide) IndexerNames() []string { return layoutIndexerNames(l.lib, l.storeThreadSafe) }
+
+// Txn applies the writes as one Transaction: Update, or Delete for a nil
+// object.
+func (l *layoutSide) Txn(keys []string, objs []any) string {
+	txns := make([]storeTxn, len(keys))
+	for i, k := range keys {
+		txns[i] = storeTxn{Type: "Update", Obj: objs[i], Key: k}
+		if objs[i] == nil {
+			txns[i].Type = "Delete"
+		}
+	}
+	if !l.lib.transactThreadSafe(l.storeThreadSafe, txns, func(obj any) any { return obj }) {
 		return "no Transaction"
 	}
-	var txns []cg.ThreadSafeStoreTransaction
-	for i, k := range keys {
-		typ := cg.TransactionTypeUpdate
-		if objs[i] == nil {
-			typ = cg.TransactionTypeDelete
-		}
-		txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
-	}
-	ts.Transaction(txns...)
 	return ""
 }
 
-type layoutKC struct{ s kc.ThreadSafeStore }
-
-func (l *layoutKC) Txn(keys []string, objs []any) string {
-	ts, ok := l.s.(kc.ThreadSafeStoreWithTransaction)
-	if !ok {
-		return "no Transaction"
-	}
-	var txns []kc.ThreadSafeStoreTransaction
-	for i, k := range keys {
-		typ := kc.TransactionTypeUpdate
-		if objs[i] == nil {
-			typ = kc.TransactionTypeDelete
-		}
-		txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
-	}
-	ts.Transaction(txns...)
-	return ""
-}
-
-func newLayoutKC(names []string, indices map[string]map[string][]string) *layoutKC {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "namespace" {
-			ix[n] = kc.MetaNamespaceIndexFunc
-			continue
-		}
-		ix[n] = layoutIndexFunc(n)
-	}
-	in := kc.Indices{}
-	for name, byValue := range indices {
-		one := kc.Indices{name: {}}
-		for v, keys := range byValue {
-			one[name][v] = sets.New(keys...)
-		}
-		in[name] = one[name]
-	}
-	return &layoutKC{kc.NewThreadSafeStore(ix, in)}
-}
-
-func (l *layoutKC) Add(key string, obj any)    { l.s.Add(key, obj) }
-func (l *layoutKC) Update(key string, obj any) { l.s.Update(key, obj) }
-func (l *layoutKC) Delete(key string)          { l.s.Delete(key) }
-func (l *layoutKC) Replace(items map[string]any, rv string) {
-	l.s.Replace(items, rv)
-}
-func (l *layoutKC) AddIndexers(names []string) error {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "namespace" {
-			ix[n] = kc.MetaNamespaceIndexFunc
-			continue
-		}
-		ix[n] = layoutIndexFunc(n)
-	}
-	return l.s.AddIndexers(ix)
-}
-func (l *layoutKC) Get(key string) (any, bool) { return l.s.Get(key) }
-func (l *layoutKC) List() []any                { return l.s.List() }
-func (l *layoutKC) ListKeys() []string         { return l.s.ListKeys() }
-func (l *layoutKC) ByIndex(n, v string) ([]any, error) {
-	return l.s.ByIndex(n, v)
-}
-func (l *layoutKC) IndexKeys(n, v string) ([]string, error) {
-	return l.s.IndexKeys(n, v)
-}
-func (l *layoutKC) Index(n string, obj any) ([]any, error) {
-	return l.s.Index(n, obj)
-}
-func (l *layoutKC) ListIndexFuncValues(n string) []string { return l.s.ListIndexFuncValues(n) }
-func (l *layoutKC) IndexerNames() []string {
-	return sets.List(sets.KeySet(l.s.GetIndexers()))
+// layoutIndexerNames lists the indexers of subject, sorted.
+func layoutIndexerNames(lib storeLib, subject any) []string {
+	names, _ := lib.indexerNames(subject)
+	sort.Strings(names)
+	return names
 }
 
 // layoutNames labels objects by identity so two stores holding the same
 // pointers render the same.
 type layoutNames struct {
-	byPtr map[*corev1.Pod]string
+	byPtr storePodNames
 	// itemsOnly leaves the indices out of render (their content after a
 	// panic depends on client-go's map order).
 	itemsOnly bool
 }
 
-func (n *layoutNames) of(obj any) string {
-	if obj == nil {
-		return "<nil>"
-	}
-	p, ok := obj.(*corev1.Pod)
-	if !ok {
-		return fmt.Sprintf("%T(%v)", obj, obj)
-	}
-	if p == nil {
-		return "(*Pod)nil"
-	}
-	if name, ok := n.byPtr[p]; ok {
-		return name
-	}
-	return "unknown:" + p.Name
-}
+// of names obj by identity.
+func (n *layoutNames) of(obj any) string { return n.byPtr.of(obj) }
 
-func (n *layoutNames) objs(list []any) string {
-	out := make([]string, len(list))
-	for i, o := range list {
-		out[i] = n.of(o)
-	}
-	sort.Strings(out)
-	return "[" + strings.Join(out, " ") + "]"
-}
-
-func layoutSorted(keys []string) string {
-	keys = append([]string(nil), keys...)
-	sort.Strings(keys)
-	return fmt.Sprintf("%q", keys)
-}
-
-// layoutCatch runs fn and renders a panic, if any.
-func layoutCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
+// objs names the objects of list, sorted.
+func (n *layoutNames) objs(list []any) string { return n.byPtr.list(list) }
 
 // render describes everything a reader can see of s; probeKeys are looked up
 // with Get, probeObjs are given to Index.
 func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", layoutSorted(s.ListKeys()), n.objs(s.List()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.ListKeys()), n.objs(s.List()))
 	for _, k := range probeKeys {
 		obj, ok := s.Get(k)
 		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, n.of(obj), ok)
@@ -312,16 +180,16 @@ func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any)
 	for _, name := range append(names, "preloaded-only", "nosuch") {
 		values := s.ListIndexFuncValues(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, layoutSorted(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent") {
 			keys, kerr := s.IndexKeys(name, v)
 			objs, oerr := s.ByIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, layoutSorted(keys), kerr, n.objs(objs), oerr)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, n.objs(objs), oerr)
 		}
 		for i, o := range probeObjs {
 			var objs []any
 			var err error
-			p := layoutCatch(func() { objs, err = s.Index(name, o) })
+			p := storeCatchPanic(func() { objs, err = s.Index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, n.objs(objs), err, p)
 		}
 	}
@@ -342,8 +210,8 @@ type layoutPair struct {
 }
 
 func newLayoutPair(t *testing.T, indexers []string, indices map[string]map[string][]string) *layoutPair {
-	return &layoutPair{t: t, cg: newLayoutCG(indexers, indices), kc: newLayoutKC(indexers, indices),
-		names: layoutNames{byPtr: map[*corev1.Pod]string{}}}
+	return &layoutPair{t: t, cg: newLayoutSide(storeClientGo{}, indexers, indices), kc: newLayoutSide(storeKCache{}, indexers, indices),
+		names: layoutNames{byPtr: storePodNames{}}}
 }
 
 // pod makes a new object known by label.
@@ -361,8 +229,8 @@ func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	p.step++
 	p.log = append(p.log, desc)
 	var ra, rb string
-	a := layoutCatch(func() { ra = op(p.cg) })
-	b := layoutCatch(func() { rb = op(p.kc) })
+	a := storeCatchPanic(func() { ra = op(p.cg) })
+	b := storeCatchPanic(func() { rb = op(p.kc) })
 	a, b = a+ra, b+rb
 	if strings.HasPrefix(a, "panic") {
 		p.panics++
@@ -494,86 +362,55 @@ func TestANilObjectAndRepeatedValuesAreIndexedAsClientGoIndexesThem(t *testing.T
 	p.do("delete \"\"", func(s layoutStore) string { s.Delete(""); return "" })
 }
 
-// layoutIndexerCG adapts client-go's Indexer (a key-function store) to
-// layoutStore: the key argument of writes is ignored, Delete deletes the
-// object stored under key.
-type layoutIndexerCG struct{ s cg.Indexer }
+// layoutIndexerSide adapts either library's Indexer (a key-function store)
+// to layoutStore: the key argument of writes is ignored, Delete deletes the
+// object stored under key, and AddIndexers takes catalog names only.
+type layoutIndexerSide struct {
+	storeIndexer
+	lib storeLib
+}
 
-func (l *layoutIndexerCG) Add(_ string, obj any)    { _ = l.s.Add(obj) }
-func (l *layoutIndexerCG) Update(_ string, obj any) { _ = l.s.Update(obj) }
-func (l *layoutIndexerCG) Delete(key string) {
-	if obj, ok, _ := l.s.GetByKey(key); ok {
-		_ = l.s.Delete(obj)
+// newLayoutIndexerSide builds lib's Indexer keyed by MetaNamespaceKeyFunc
+// with the named catalog indexers and the library's own "namespace" index.
+func newLayoutIndexerSide(lib storeLib, names []string) *layoutIndexerSide {
+	indexers := func([]string) storeIndexFuncs {
+		ix := storeIndexFuncs{"namespace": lib.metaNamespaceIndexFunc}
+		for _, n := range names {
+			ix[n] = layoutIndexFunc(n)
+		}
+		return ix
+	}
+	built := lib.build(storeRow{Kind: "indexer", KeyFunc: "MetaNamespaceKeyFunc"}, storeBuild{indexers: indexers})
+	return &layoutIndexerSide{built.(storeIndexer), lib}
+}
+
+func (l *layoutIndexerSide) Add(_ string, obj any)    { _ = l.storeIndexer.Add(obj) }
+func (l *layoutIndexerSide) Update(_ string, obj any) { _ = l.storeIndexer.Update(obj) }
+func (l *layoutIndexerSide) Delete(key string) {
+	if obj, ok, _ := l.GetByKey(key); ok {
+		_ = l.storeIndexer.Delete(obj)
 	}
 }
-func (l *layoutIndexerCG) Replace(items map[string]any, rv string) {
+func (l *layoutIndexerSide) Replace(items map[string]any, rv string) {
 	list := []any{}
 	for _, k := range sets.List(sets.KeySet(items)) {
 		list = append(list, items[k])
 	}
-	_ = l.s.Replace(list, rv)
+	_ = l.storeIndexer.Replace(list, rv)
 }
-func (l *layoutIndexerCG) AddIndexers(names []string) error {
-	ix := cg.Indexers{}
+func (l *layoutIndexerSide) AddIndexers(names []string) error {
+	ix := storeIndexFuncs{}
 	for _, n := range names {
 		ix[n] = layoutIndexFunc(n)
 	}
-	return l.s.AddIndexers(ix)
+	return l.lib.addIndexers(l.storeIndexer, ix)
 }
-func (l *layoutIndexerCG) Get(key string) (any, bool) {
-	obj, ok, _ := l.s.GetByKey(key)
+func (l *layoutIndexerSide) Get(key string) (any, bool) {
+	obj, ok, _ := l.GetByKey(key)
 	return obj, ok
 }
-func (l *layoutIndexerCG) List() []any                             { return l.s.List() }
-func (l *layoutIndexerCG) ListKeys() []string                      { return l.s.ListKeys() }
-func (l *layoutIndexerCG) ByIndex(n, v string) ([]any, error)      { return l.s.ByIndex(n, v) }
-func (l *layoutIndexerCG) IndexKeys(n, v string) ([]string, error) { return l.s.IndexKeys(n, v) }
-func (l *layoutIndexerCG) Index(n string, obj any) ([]any, error)  { return l.s.Index(n, obj) }
-func (l *layoutIndexerCG) ListIndexFuncValues(n string) []string   { return l.s.ListIndexFuncValues(n) }
-func (l *layoutIndexerCG) IndexerNames() []string {
-	return sets.List(sets.KeySet(l.s.GetIndexers()))
-}
-
-func (l *layoutIndexerCG) Txn([]string, []any) string { return "" }
-
-type layoutIndexerKC struct{ s kc.Indexer }
-
-func (l *layoutIndexerKC) Txn([]string, []any) string { return "" }
-
-func (l *layoutIndexerKC) Add(_ string, obj any)    { _ = l.s.Add(obj) }
-func (l *layoutIndexerKC) Update(_ string, obj any) { _ = l.s.Update(obj) }
-func (l *layoutIndexerKC) Delete(key string) {
-	if obj, ok, _ := l.s.GetByKey(key); ok {
-		_ = l.s.Delete(obj)
-	}
-}
-func (l *layoutIndexerKC) Replace(items map[string]any, rv string) {
-	list := []any{}
-	for _, k := range sets.List(sets.KeySet(items)) {
-		list = append(list, items[k])
-	}
-	_ = l.s.Replace(list, rv)
-}
-func (l *layoutIndexerKC) AddIndexers(names []string) error {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		ix[n] = layoutIndexFunc(n)
-	}
-	return l.s.AddIndexers(ix)
-}
-func (l *layoutIndexerKC) Get(key string) (any, bool) {
-	obj, ok, _ := l.s.GetByKey(key)
-	return obj, ok
-}
-func (l *layoutIndexerKC) List() []any                             { return l.s.List() }
-func (l *layoutIndexerKC) ListKeys() []string                      { return l.s.ListKeys() }
-func (l *layoutIndexerKC) ByIndex(n, v string) ([]any, error)      { return l.s.ByIndex(n, v) }
-func (l *layoutIndexerKC) IndexKeys(n, v string) ([]string, error) { return l.s.IndexKeys(n, v) }
-func (l *layoutIndexerKC) Index(n string, obj any) ([]any, error)  { return l.s.Index(n, obj) }
-func (l *layoutIndexerKC) ListIndexFuncValues(n string) []string   { return l.s.ListIndexFuncValues(n) }
-func (l *layoutIndexerKC) IndexerNames() []string {
-	return sets.List(sets.KeySet(l.s.GetIndexers()))
-}
+func (l *layoutIndexerSide) IndexerNames() []string     { return layoutIndexerNames(l.lib, l.storeIndexer) }
+func (l *layoutIndexerSide) Txn([]string, []any) string { return "" }
 
 // layoutRandom drives p with n seeded random operations over keys.
 type layoutRandom struct {
@@ -727,7 +564,7 @@ func TestLongRandomSequencesOfWritesAndInPlaceMutationsLeaveTheStoreClientGoLeav
 				for i := 0; i < row.steps && r.step(); i++ {
 				}
 				if row.panics && p.panics == 0 {
-					t.Error("no operation panicked: the attack did not run")
+					t.Error("no operation panicked: the test did not reach its panic")
 				}
 				t.Logf("%d steps, %d panics", p.step, p.panics)
 			})
@@ -740,13 +577,7 @@ func TestLongRandomSequencesOnAKeyFunctionIndexerLeaveTheIndexerClientGoLeaves(t
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
 			ix := []string{"multi", "single"}
 			p := newLayoutPair(t, nil, nil)
-			cgIx, kcIx := cg.Indexers{}, kc.Indexers{}
-			for _, n := range ix {
-				cgIx[n], kcIx[n] = layoutIndexFunc(n), layoutIndexFunc(n)
-			}
-			cgIx["namespace"], kcIx["namespace"] = cg.MetaNamespaceIndexFunc, kc.MetaNamespaceIndexFunc
-			p.cg = &layoutIndexerCG{cg.NewIndexer(cg.MetaNamespaceKeyFunc, cgIx)}
-			p.kc = &layoutIndexerKC{kc.NewIndexer(kc.MetaNamespaceKeyFunc, kcIx)}
+			p.cg, p.kc = newLayoutIndexerSide(storeClientGo{}, ix), newLayoutIndexerSide(storeKCache{}, ix)
 			r := &layoutRandom{p: p, rng: rand.New(rand.NewSource(int64(seed))), keys: layoutKeys(6), values: []string{"a", "b", "c"}, keyFunc: true}
 			for _, k := range r.keys {
 				p.probe = append(p.probe, k, "ns1/"+k, "ns2/"+k)

@@ -26,7 +26,7 @@ type soleRun struct {
 	slots []soleSlot
 	// spoilers are allowed to create objects the panicking functions
 	// reject (never by an in-place change, see
-	// sole_inplace_panic_break_test.go).
+	// store_update_in_place_panic_test.go).
 	spoilers bool
 	// nonPods lets non-pod objects (no metadata) be written.
 	nonPods   bool

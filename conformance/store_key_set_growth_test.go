@@ -1,8 +1,7 @@
 package conformance
 
-// Break-it attacks on the numbered key set table (commit f0a8f26:
-// store_blocks.go keySetTable, key_set.go inline first lists and values,
-// index_sole.go setOf): key sets that grow past their inline list (4), past
+// Key sets as they grow and shrink in the numbered key set table (the key
+// set table, its inline first lists and values, the sole entries): key sets that grow past their inline list (4), past
 // the list form (64, becoming hash sets), shrink back to nothing and have
 // their numbers reused by other values, while objects changed in place and
 // deleted records (detached, still held by a stale value) keep sole entries

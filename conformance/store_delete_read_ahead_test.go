@@ -1,9 +1,8 @@
 package conformance
 
-// Break-it review of commit 837c24a (index_warm.go): every kcache delete now
-// reads ahead, in every index, the record's sole entry, its set's value and
-// first slot, before removing it. That must change nothing a program can
-// see. These tests drive client-go's and kcache's ThreadSafeStore (and
+// Deletes that read ahead: every kcache delete reads ahead, in every index,
+// the record's sole entry, its set's value and first slot, before removing
+// it (index_warm.go). That changes nothing a program can see. These tests drive client-go's and kcache's ThreadSafeStore (and
 // Indexer) with the same calls on the very same objects (so objects changed
 // in place reach both) and compare, after every step, the panics, every
 // read, and, for deletes, adds of new keys, Replace and AddIndexers, the
@@ -12,7 +11,7 @@ package conformance
 //
 // NB: Update's IndexFunc calls are not compared: kcache's trusted Update
 // skips the old object's call when the memberships already are the new
-// values (commit 918b4e8, reviewed before); that is no part of this change.
+// values (store_update_skip_*_test.go pins that shortcut).
 
 import (
 	"fmt"
@@ -21,11 +20,9 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
-	cg "k8s.io/client-go/tools/cache"
 )
 
 // warmSide is one library's store, with the log of the IndexFunc calls
@@ -138,23 +135,13 @@ type warmConfig struct {
 	anyIndexPanics bool
 }
 
-func (c warmConfig) cgIndexers(s *warmSide, names []string) cg.Indexers {
-	ix := cg.Indexers{}
+// indexFuncs gives the functions of names for side s: "ns" is lib's own
+// MetaNamespaceIndexFunc, the others warmFunc's (never nil).
+func (c warmConfig) indexFuncs(lib storeLib, s *warmSide, names []string) storeIndexFuncs {
+	ix := storeIndexFuncs{}
 	for _, n := range names {
 		if n == "ns" {
-			ix[n] = cg.MetaNamespaceIndexFunc
-		} else {
-			ix[n] = warmFunc(s, n)
-		}
-	}
-	return ix
-}
-
-func (c warmConfig) kcIndexers(s *warmSide, names []string) kc.Indexers {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = kc.MetaNamespaceIndexFunc
+			ix[n] = lib.metaNamespaceIndexFunc
 		} else {
 			ix[n] = warmFunc(s, n)
 		}
@@ -204,74 +191,38 @@ func (w *warmIndexerTS) IndexKeys(n, v string) ([]string, error) { return w.inde
 func (w *warmIndexerTS) Index(n string, o any) ([]any, error)    { return w.index(n, o) }
 func (w *warmIndexerTS) ListIndexFuncValues(n string) []string   { return w.values(n) }
 
-func newWarmCG(c warmConfig) *warmSide {
+// newWarmSide builds lib's store of configuration c.
+func newWarmSide(lib storeLib, c warmConfig) *warmSide {
 	s := &warmSide{}
+	build := storeBuild{indexers: func(names []string) storeIndexFuncs { return c.indexFuncs(lib, s, names) }}
+	addIndexers := func(subject any) func(names []string) error {
+		return func(names []string) error { return lib.addIndexers(subject, c.indexFuncs(lib, s, names)) }
+	}
 	if c.indexer {
-		ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, c.cgIndexers(s, c.indexers))
+		ix := lib.build(storeRow{Kind: "indexer", KeyFunc: "MetaNamespaceKeyFunc", Indexers: c.indexers}, build).(storeIndexer)
 		s.ts = &warmIndexerTS{add: ix.Add, update: ix.Update, del: ix.Delete, replace: ix.Replace, getByKey: ix.GetByKey,
 			list: ix.List, listKeys: ix.ListKeys, byIndex: ix.ByIndex, indexKeys: ix.IndexKeys, index: ix.Index,
 			values: ix.ListIndexFuncValues, last: map[string]any{}}
-		s.indexers = func() []string { return sets.List(sets.KeySet(ix.GetIndexers())) }
-		s.addIndexers = func(names []string) error { return ix.AddIndexers(c.cgIndexers(s, names)) }
+		s.indexers = func() []string { return layoutIndexerNames(lib, ix) }
+		s.addIndexers = addIndexers(ix)
 		return s
 	}
-	in := cg.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	ts := cg.NewThreadSafeStore(c.cgIndexers(s, c.indexers), in)
+	ts := lib.build(storeRow{Kind: "threadSafeStore", Indexers: c.indexers, Indices: c.indices}, build).(storeThreadSafe)
 	s.ts = ts
-	s.indexers = func() []string { return sets.List(sets.KeySet(ts.GetIndexers())) }
-	s.addIndexers = func(names []string) error { return ts.AddIndexers(c.cgIndexers(s, names)) }
+	s.indexers = func() []string { return layoutIndexerNames(lib, ts) }
+	s.addIndexers = addIndexers(ts)
 	s.txn = func(keys []string, objs []any) {
-		var txns []cg.ThreadSafeStoreTransaction
+		var txns []storeTxn
 		for i, k := range keys {
-			typ := cg.TransactionTypeUpdate
+			typ := "Update"
 			if objs[i] == nil {
-				typ = cg.TransactionTypeDelete
+				typ = "Delete"
 			}
-			txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+			txns = append(txns, storeTxn{Type: typ, Obj: objs[i], Key: k})
 		}
-		ts.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
-	}
-	return s
-}
-
-func newWarmKC(c warmConfig) *warmSide {
-	s := &warmSide{}
-	if c.indexer {
-		ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, c.kcIndexers(s, c.indexers))
-		s.ts = &warmIndexerTS{add: ix.Add, update: ix.Update, del: ix.Delete, replace: ix.Replace, getByKey: ix.GetByKey,
-			list: ix.List, listKeys: ix.ListKeys, byIndex: ix.ByIndex, indexKeys: ix.IndexKeys, index: ix.Index,
-			values: ix.ListIndexFuncValues, last: map[string]any{}}
-		s.indexers = func() []string { return sets.List(sets.KeySet(ix.GetIndexers())) }
-		s.addIndexers = func(names []string) error { return ix.AddIndexers(c.kcIndexers(s, names)) }
-		return s
-	}
-	in := kc.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
+		if !lib.transactThreadSafe(ts, txns, func(obj any) any { return obj }) {
+			panic("not a ThreadSafeStoreWithTransaction")
 		}
-	}
-	ts := kc.NewThreadSafeStore(c.kcIndexers(s, c.indexers), in)
-	s.ts = ts
-	s.indexers = func() []string { return sets.List(sets.KeySet(ts.GetIndexers())) }
-	s.addIndexers = func(names []string) error { return ts.AddIndexers(c.kcIndexers(s, names)) }
-	s.txn = func(keys []string, objs []any) {
-		var txns []kc.ThreadSafeStoreTransaction
-		for i, k := range keys {
-			typ := kc.TransactionTypeUpdate
-			if objs[i] == nil {
-				typ = kc.TransactionTypeDelete
-			}
-			txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
-		}
-		ts.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
 	}
 	return s
 }
@@ -292,7 +243,7 @@ type warmPair struct {
 }
 
 func newWarmPair(t *testing.T, c warmConfig) *warmPair {
-	return &warmPair{t: t, cfg: c, cg: newWarmCG(c), kc: newWarmKC(c), keys: sets.New[string](), every: 1}
+	return &warmPair{t: t, cfg: c, cg: newWarmSide(storeClientGo{}, c), kc: newWarmSide(storeKCache{}, c), keys: sets.New[string](), every: 1}
 }
 
 // pod makes an object; its name identifies it in renders. Label v holds its
@@ -329,26 +280,10 @@ func warmNames(list []any) string {
 	return fmt.Sprintf("%q", out)
 }
 
-func warmSortedQ(list []string) string {
-	list = append([]string(nil), list...)
-	sort.Strings(list)
-	return fmt.Sprintf("%q", list)
-}
-
-func warmCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
-
 // render describes everything a reader of s sees.
 func (p *warmPair) render(s *warmSide) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", warmSortedQ(s.ts.ListKeys()), warmNames(s.ts.List()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.ts.ListKeys()), warmNames(s.ts.List()))
 	for _, k := range sets.List(p.keys) {
 		o, ok := s.ts.Get(k)
 		fmt.Fprintf(&b, "get(%s)=%s,%v\n", k, warmName(o), ok)
@@ -365,11 +300,11 @@ func (p *warmPair) render(s *warmSide) string {
 	for _, name := range append(sets.List(all), "nosuch") {
 		values := s.ts.ListIndexFuncValues(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, warmSortedQ(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent", "") {
 			keys, kerr := s.ts.IndexKeys(name, v)
 			objs, oerr := s.ts.ByIndex(name, v)
-			fmt.Fprintf(&b, "  %s[%q]: keys=%s err=%v objs=%s err=%v\n", name, v, warmSortedQ(keys), kerr, warmNames(objs), oerr)
+			fmt.Fprintf(&b, "  %s[%q]: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, warmNames(objs), oerr)
 		}
 		if name == "drift" {
 			continue
@@ -381,7 +316,7 @@ func (p *warmPair) render(s *warmSide) string {
 		for i, o := range probes {
 			var objs []any
 			var err error
-			pn := warmCatch(func() { objs, err = s.ts.Index(name, o) })
+			pn := storeCatchPanic(func() { objs, err = s.ts.Index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, warmNames(objs), err, pn)
 		}
 	}
@@ -424,8 +359,8 @@ func (p *warmPair) do(desc string, mode callMode, op func(s *warmSide)) {
 	p.step++
 	p.log = append(p.log, desc)
 	p.cg.calls, p.kc.calls = p.cg.calls[:0], p.kc.calls[:0]
-	a := warmCatch(func() { op(p.cg) })
-	b := warmCatch(func() { op(p.kc) })
+	a := storeCatchPanic(func() { op(p.cg) })
+	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}

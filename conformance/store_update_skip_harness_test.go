@@ -1,7 +1,7 @@
 package conformance
 
-// Break-it attacks on the sole-membership shortcut of Update (commit
-// 918b4e8, index_update.go / index_sole.go): when the indices are trusted,
+// The harness of the tests of Update's sole-membership shortcut
+// (index_update.go / index_sole.go, store_update_*_test.go): when the indices are trusted,
 // kcache computes the new object's values first and skips the IndexFunc on
 // the old object if the record's memberships already are those values. The
 // claim is that index content, every read, every error and every panic stay
@@ -15,7 +15,6 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -136,58 +135,44 @@ type soleConfig struct {
 	indices  map[string]map[string][]string
 }
 
-func soleCGIndexers(names []string, epoch *int) cg.Indexers {
-	ix := cg.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = cg.MetaNamespaceIndexFunc
-			continue
+// newSoleSide builds lib's store of configuration c: an Indexer or a
+// ThreadSafeStore, its "ns" index the library's own MetaNamespaceIndexFunc
+// and its other indexes the neutral catalog reading epoch.
+func newSoleSide(lib storeLib, c soleConfig, epoch *int) *soleSide {
+	indexers := func(names []string) storeIndexFuncs {
+		ix := storeIndexFuncs{}
+		for _, n := range names {
+			if n == "ns" {
+				ix[n] = lib.metaNamespaceIndexFunc
+				continue
+			}
+			ix[n] = soleIndexFunc(n, epoch)
 		}
-		ix[n] = soleIndexFunc(n, epoch)
+		return ix
 	}
-	return ix
-}
-
-func soleKCIndexers(names []string, epoch *int) kc.Indexers {
-	ix := kc.Indexers{}
-	for _, n := range names {
-		if n == "ns" {
-			ix[n] = kc.MetaNamespaceIndexFunc
-			continue
-		}
-		ix[n] = soleIndexFunc(n, epoch)
+	names := func(subject any) func() []string {
+		return func() []string { return layoutIndexerNames(lib, subject) }
 	}
-	return ix
-}
-
-func newSoleCG(c soleConfig, epoch *int) *soleSide {
+	build := storeBuild{indexers: indexers}
 	if c.indexer {
-		s := cg.NewIndexer(cg.DeletionHandlingMetaNamespaceKeyFunc, soleCGIndexers(c.indexers, epoch))
+		s := lib.build(storeRow{Kind: "indexer", KeyFunc: "DeletionHandlingMetaNamespaceKeyFunc", Indexers: c.indexers}, build).(storeIndexer)
 		return &soleSide{
 			put: func(_ string, obj any) { _ = s.Update(obj) },
 			add: func(_ string, obj any) { _ = s.Add(obj) },
-			del: func(key string) { _ = s.Delete(cg.DeletedFinalStateUnknown{Key: key}) },
+			del: func(key string) { _ = s.Delete(lib.in(storeTombstone{Key: key})) },
 			replace: func(_ []string, objs []any) {
 				_ = s.Replace(objs, "rv")
 			},
-			addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+			addIndexers: func(names []string) error { return lib.addIndexers(s, indexers(names)) },
 			get: func(key string) (any, bool) {
 				o, ok, _ := s.GetByKey(key)
 				return o, ok
 			},
 			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-			values: s.ListIndexFuncValues,
-			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+			values: s.ListIndexFuncValues, names: names(s),
 		}
 	}
-	in := cg.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	s := cg.NewThreadSafeStore(soleCGIndexers(c.indexers, epoch), in)
+	s := lib.build(storeRow{Kind: "threadSafeStore", Indexers: c.indexers, Indices: c.indices}, build).(storeThreadSafe)
 	return &soleSide{
 		put: s.Update, add: s.Add, del: s.Delete,
 		replace: func(keys []string, objs []any) {
@@ -197,76 +182,22 @@ func newSoleCG(c soleConfig, epoch *int) *soleSide {
 			}
 			s.Replace(items, "rv")
 		},
-		addIndexers: func(names []string) error { return s.AddIndexers(soleCGIndexers(names, epoch)) },
+		addIndexers: func(names []string) error { return lib.addIndexers(s, indexers(names)) },
 		txn: func(keys []string, objs []any) {
-			var txns []cg.ThreadSafeStoreTransaction
+			var txns []storeTxn
 			for i, k := range keys {
-				typ := cg.TransactionTypeUpdate
+				typ := "Update"
 				if objs[i] == nil && i%2 == 0 {
-					typ = cg.TransactionTypeDelete
+					typ = "Delete"
 				}
-				txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: objs[i], Type: typ}, Key: k})
+				txns = append(txns, storeTxn{Type: typ, Obj: objs[i], Key: k})
 			}
-			s.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
+			if !lib.transactThreadSafe(s, txns, func(obj any) any { return obj }) {
+				panic("not a ThreadSafeStoreWithTransaction")
+			}
 		},
 		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-		values: s.ListIndexFuncValues,
-		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
-	}
-}
-
-func newSoleKC(c soleConfig, epoch *int) *soleSide {
-	if c.indexer {
-		s := kc.NewIndexer(kc.DeletionHandlingMetaNamespaceKeyFunc, soleKCIndexers(c.indexers, epoch))
-		return &soleSide{
-			put: func(_ string, obj any) { _ = s.Update(obj) },
-			add: func(_ string, obj any) { _ = s.Add(obj) },
-			del: func(key string) { _ = s.Delete(kc.DeletedFinalStateUnknown{Key: key}) },
-			replace: func(_ []string, objs []any) {
-				_ = s.Replace(objs, "rv")
-			},
-			addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
-			get: func(key string) (any, bool) {
-				o, ok, _ := s.GetByKey(key)
-				return o, ok
-			},
-			list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-			values: s.ListIndexFuncValues,
-			names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
-		}
-	}
-	in := kc.Indices{}
-	for name, byValue := range c.indices {
-		in[name] = map[string]sets.Set[string]{}
-		for v, keys := range byValue {
-			in[name][v] = sets.New(keys...)
-		}
-	}
-	s := kc.NewThreadSafeStore(soleKCIndexers(c.indexers, epoch), in)
-	return &soleSide{
-		put: s.Update, add: s.Add, del: s.Delete,
-		replace: func(keys []string, objs []any) {
-			items := map[string]any{}
-			for i, k := range keys {
-				items[k] = objs[i]
-			}
-			s.Replace(items, "rv")
-		},
-		addIndexers: func(names []string) error { return s.AddIndexers(soleKCIndexers(names, epoch)) },
-		txn: func(keys []string, objs []any) {
-			var txns []kc.ThreadSafeStoreTransaction
-			for i, k := range keys {
-				typ := kc.TransactionTypeUpdate
-				if objs[i] == nil && i%2 == 0 {
-					typ = kc.TransactionTypeDelete
-				}
-				txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: objs[i], Type: typ}, Key: k})
-			}
-			s.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
-		},
-		get: s.Get, list: s.List, listKeys: s.ListKeys, byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index,
-		values: s.ListIndexFuncValues,
-		names:  func() []string { return sets.List(sets.KeySet(s.GetIndexers())) },
+		values: s.ListIndexFuncValues, names: names(s),
 	}
 }
 
@@ -276,7 +207,7 @@ type solePair struct {
 	cfg    soleConfig
 	cg, kc *soleSide
 	epoch  int
-	byPtr  map[*corev1.Pod]string
+	byPtr  storePodNames
 	objs   []*corev1.Pod
 	keys   []string // probe keys for Get
 	log    []string
@@ -288,8 +219,8 @@ type solePair struct {
 }
 
 func newSolePair(t *testing.T, c soleConfig) *solePair {
-	p := &solePair{t: t, cfg: c, byPtr: map[*corev1.Pod]string{}, every: 1}
-	p.cg, p.kc = newSoleCG(c, &p.epoch), newSoleKC(c, &p.epoch)
+	p := &solePair{t: t, cfg: c, byPtr: storePodNames{}, every: 1}
+	p.cg, p.kc = newSoleSide(storeClientGo{}, c, &p.epoch), newSoleSide(storeKCache{}, c, &p.epoch)
 	return p
 }
 
@@ -301,52 +232,16 @@ func (p *solePair) pod(ns, name string, labels map[string]string, node string) *
 	return o
 }
 
-func (p *solePair) of(obj any) string {
-	switch o := obj.(type) {
-	case nil:
-		return "<nil>"
-	case *corev1.Pod:
-		if o == nil {
-			return "(*Pod)nil"
-		}
-		if n, ok := p.byPtr[o]; ok {
-			return n
-		}
-		return "unknown:" + o.Name
-	}
-	return fmt.Sprintf("%T(%v)", obj, obj)
-}
+// of names obj by identity.
+func (p *solePair) of(obj any) string { return p.byPtr.of(obj) }
 
-func (p *solePair) objList(list []any) string {
-	out := make([]string, len(list))
-	for i, o := range list {
-		out[i] = p.of(o)
-	}
-	sort.Strings(out)
-	return "[" + strings.Join(out, " ") + "]"
-}
-
-func soleSorted(keys []string) string {
-	keys = append([]string(nil), keys...)
-	sort.Strings(keys)
-	return fmt.Sprintf("%q", keys)
-}
-
-// soleCatch runs fn and renders a panic, if any.
-func soleCatch(fn func()) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			out = fmt.Sprintf("panic: %v", r)
-		}
-	}()
-	fn()
-	return ""
-}
+// objList names the objects of list, sorted.
+func (p *solePair) objList(list []any) string { return p.byPtr.list(list) }
 
 // render describes everything a reader can see of s.
 func (p *solePair) render(s *soleSide) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", soleSorted(s.listKeys()), p.objList(s.list()))
+	fmt.Fprintf(&b, "keys=%s\nlist=%s\n", storeSortedQuoted(s.listKeys()), p.objList(s.list()))
 	for _, k := range p.keys {
 		obj, ok := s.get(k)
 		fmt.Fprintf(&b, "get(%q)=%s,%v\n", k, p.of(obj), ok)
@@ -360,11 +255,11 @@ func (p *solePair) render(s *soleSide) string {
 	for _, name := range append(sets.List(all), "nosuch") {
 		values := s.values(name)
 		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, soleSorted(values))
+		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
 		for _, v := range append(values, "absent") {
 			keys, kerr := s.indexKeys(name, v)
 			objs, oerr := s.byIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, soleSorted(keys), kerr, p.objList(objs), oerr)
+			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, p.objList(objs), oerr)
 		}
 		probes := []any{nil}
 		if n := len(p.objs); n > 0 {
@@ -373,7 +268,7 @@ func (p *solePair) render(s *soleSide) string {
 		for i, o := range probes {
 			var objs []any
 			var err error
-			pn := soleCatch(func() { objs, err = s.index(name, o) })
+			pn := storeCatchPanic(func() { objs, err = s.index(name, o) })
 			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, p.objList(objs), err, pn)
 		}
 	}
@@ -385,8 +280,8 @@ func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 	p.t.Helper()
 	p.step++
 	p.log = append(p.log, desc)
-	a := soleCatch(func() { op(p.cg) })
-	b := soleCatch(func() { op(p.kc) })
+	a := storeCatchPanic(func() { op(p.cg) })
+	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}

@@ -1,10 +1,10 @@
 package conformance
 
-// Break-it attacks on the key table's 32-bit tags and the two-header key
-// hash (commit 0849ffe): every form of one key (split namespace/name headers,
-// a plain rendering, an ExplicitKey, a tombstone key, a map key of Replace)
-// must find the same record, across growth, backward-shift deletes and
-// panicking index functions, exactly as client-go's map of strings does.
+// Every form of one key (split namespace/name headers, a plain rendering,
+// an ExplicitKey, a tombstone key, a map key of Replace) finds the same
+// record, whatever the key table's 32-bit tags and two-header key hash make
+// of it, across growth, backward-shift deletes and panicking index
+// functions, exactly as client-go's map of strings does.
 
 import (
 	"fmt"
@@ -176,7 +176,7 @@ func keytagTolerant(fn func(any) ([]string, error)) func(any) ([]string, error) 
 	}
 }
 
-// keytagIndexer is the part of an Indexer the attacks drive.
+// keytagIndexer is the part of an Indexer the key-form tests drive.
 type keytagIndexer interface {
 	Add(obj any) error
 	Update(obj any) error
@@ -201,7 +201,7 @@ type keytagSide struct {
 	txn func(typs []string, objs []any) string
 }
 
-// keytagIndexNames are the indices every Indexer of the attacks has.
+// keytagIndexNames are the indices every Indexer of the key-form tests has.
 var keytagIndexNames = []string{"s", "boom", "name", "namespace"}
 
 type keytagKeyFuncs struct {
@@ -209,7 +209,7 @@ type keytagKeyFuncs struct {
 	kc kc.KeyFunc
 }
 
-// keytagKeyFuncChoices are the key functions the attacks build stores with:
+// keytagKeyFuncChoices are the key functions the key-form tests build stores with:
 // the two the store computes itself (split keys) and one it only calls.
 var keytagKeyFuncChoices = map[string]keytagKeyFuncs{
 	"MetaNamespaceKeyFunc":                 {cg.MetaNamespaceKeyFunc, kc.MetaNamespaceKeyFunc},
