@@ -96,3 +96,6 @@ func storedCount(indexer Indexer) int {
 	}
 	return len(indexer.ListKeys())
 }
+
+// snapshot returns the Reflector's status.
+func (r *Reflector) snapshot() status.Reflector { return r.metrics.stats.snapshot(r.label) }

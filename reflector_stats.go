@@ -127,6 +127,3 @@ func (s *reflectorStats) snapshot(name string) status.Reflector {
 	s.errMu.Unlock()
 	return st
 }
-
-// snapshot returns the Reflector's status.
-func (r *Reflector) snapshot() status.Reflector { return r.metrics.stats.snapshot(r.label) }
