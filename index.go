@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -75,6 +76,15 @@ func MetaNamespaceIndexFunc(obj interface{}) ([]string, error) {
 		return []string{""}, fmt.Errorf("object has no meta: %v", err)
 	}
 	return []string{m.GetNamespace()}, nil
+}
+
+// metaNamespaceIndexFuncPC is MetaNamespaceIndexFunc's code pointer,
+// computed once.
+var metaNamespaceIndexFuncPC = reflect.ValueOf(MetaNamespaceIndexFunc).Pointer()
+
+// isMetaNamespaceIndexFunc reports whether fn is MetaNamespaceIndexFunc.
+func isMetaNamespaceIndexFunc(fn IndexFunc) bool {
+	return fn != nil && reflect.ValueOf(fn).Pointer() == metaNamespaceIndexFuncPC
 }
 
 // Indexers holds index functions by index name.
@@ -198,27 +208,33 @@ func (ix *storeIndices) clear() {
 	ix.trusted, ix.writing = true, false
 }
 
-// add records id under every value of obj, its object, in every index. An
-// IndexFunc error panics, as there is no way to report it and the indices
-// must never be silently wrong.
-func (ix *storeIndices) add(id int32, obj interface{}) {
-	ix.beginWrite()
+// fresh resets id's sole entries in every index, pending content included,
+// for a new record given the id of a freed one.
+func (ix *storeIndices) fresh(id int32) {
 	for _, vi := range ix.ordered {
-		vi.add(id, obj)
+		if p := vi.sole.at(id); p != nil {
+			*p = 0
+		}
 	}
-	ix.endWrite()
+	for _, vi := range ix.pending {
+		if p := vi.sole.at(id); p != nil {
+			*p = 0
+		}
+	}
 }
 
-// remove drops id from every value of obj, its object, in every index,
-// having read ahead what it will touch (see warm).
-func (ix *storeIndices) remove(id int32, obj interface{}) {
-	ix.warm(id)
-	ix.beginWrite()
-	for _, vi := range ix.ordered {
-		vi.remove(id, obj)
+// beginWrite marks the start of a write that may call IndexFuncs. Finding
+// the last write unfinished (an IndexFunc panicked out of it) withdraws the
+// trust (see storeIndices.trusted).
+func (ix *storeIndices) beginWrite() {
+	if ix.writing {
+		ix.trusted = false
 	}
-	ix.endWrite()
+	ix.writing = true
 }
+
+// endWrite marks the end of the write beginWrite started.
+func (ix *storeIndices) endWrite() { ix.writing = false }
 
 // addIndexers adds newIndexers to indexers (the caller's map; a new one
 // when the store was given nil) and registers and fills their indices from
@@ -382,6 +398,42 @@ func (vi *valueIndex) removeEntry(value string, id int32) {
 		delete(vi.byValue, value)
 		vi.sets.release(ks)
 	}
+}
+
+// joined records that ks, a key set of vi, now holds id.
+func (vi *valueIndex) joined(id int32, ks *keySet) {
+	if p := vi.sole.cell(id); *p == 0 {
+		*p = ks.num + 1
+	} else {
+		*p = soleMany
+	}
+}
+
+// left records that ks, a key set of vi, no longer holds id.
+func (vi *valueIndex) left(id int32, ks *keySet) {
+	if p := vi.sole.at(id); p != nil && *p == ks.num+1 {
+		*p = 0
+	}
+}
+
+// setOf returns value's key set, nil when there is none. When the one set
+// holding id is value's, it is found by its number, without a lookup in
+// byValue (the common delete, and an update that moves a record).
+func (vi *valueIndex) setOf(id int32, value string) *keySet {
+	if num := vi.soleSetOf(id, value); num >= 0 {
+		return vi.sets.at(num)
+	}
+	return vi.byValue[value]
+}
+
+// soleSetOf returns the number of the one key set of vi that holds id when
+// that set is value's, else -1. It reads id's sole entry and that set's
+// value, never a key set.
+func (vi *valueIndex) soleSetOf(id int32, value string) int32 {
+	if s := vi.sole.get(id); s > 0 && *vi.sets.valueAt(s - 1) == value {
+		return s - 1
+	}
+	return -1
 }
 
 // containsString reports whether list contains s. Index functions return a

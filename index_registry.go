@@ -114,38 +114,3 @@ func (ix *storeIndices) adoptIndexers() {
 		}
 	}
 }
-
-// rlockIndex takes m's lock for reading and returns the index called name
-// for a read (see storeIndices.get), first building it when the caller
-// added its function to the Indexers map directly. It returns with the read
-// lock held, whatever the outcome; the caller releases it.
-func (m *threadSafeMap) rlockIndex(name string) (*valueIndex, error) {
-	m.lock.RLock()
-	vi, err := m.indices.get(name)
-	if err != errIndexNotBuilt {
-		return vi, err
-	}
-	m.lock.RUnlock()
-	m.buildAddedIndex(name)
-	m.lock.RLock()
-	if vi, err = m.indices.get(name); err == errIndexNotBuilt {
-		// NB: only a caller writing the map meanwhile gets here.
-		err = fmt.Errorf("Index with name %s does not exist", name)
-	}
-	return vi, err
-}
-
-// buildAddedIndex is storeIndices.buildAdded under m's lock.
-func (m *threadSafeMap) buildAddedIndex(name string) {
-	m.lock.Lock()
-	defer m.lock.Unlock()
-	m.indices.buildAdded(name)
-}
-
-// indexFuncNamed returns the function the Indexers map has under name
-// (nil when none), under m's read lock.
-func (m *threadSafeMap) indexFuncNamed(name string) IndexFunc {
-	m.lock.RLock()
-	defer m.lock.RUnlock()
-	return m.indices.indexers[name]
-}

@@ -1,7 +1,8 @@
 package cache
 
-// The update path of the indices: moving a record from its old object's
-// indexed values to its new object's.
+// The write path of the indices: a record added under its object's indexed
+// values, removed from them, and (most of this file) updated: moved from its
+// old object's indexed values to its new object's.
 //
 // client-go calls each IndexFunc on the old object and on the new one, then
 // removes the key from the old values the new object lacks and adds it to
@@ -30,6 +31,28 @@ package cache
 // changeFromOld), except on the update where it grows that slice in one
 // append.
 
+// add records id under every value of obj, its object, in every index. An
+// IndexFunc error panics, as there is no way to report it and the indices
+// must never be silently wrong.
+func (ix *storeIndices) add(id int32, obj interface{}) {
+	ix.beginWrite()
+	for _, vi := range ix.ordered {
+		vi.add(id, obj)
+	}
+	ix.endWrite()
+}
+
+// remove drops id from every value of obj, its object, in every index,
+// having read ahead what it will touch (see warm).
+func (ix *storeIndices) remove(id int32, obj interface{}) {
+	ix.warm(id)
+	ix.beginWrite()
+	for _, vi := range ix.ordered {
+		vi.remove(id, obj)
+	}
+	ix.endWrite()
+}
+
 // newIndexValues is one index's values of a new object: values as the
 // IndexFunc returned them, or, when byNamespace, the one namespace the index
 // read itself (see valueIndex.namespaceOf).
@@ -46,6 +69,26 @@ func (v *newIndexValues) heldExactlyBy(vi *valueIndex, id int32) bool {
 		return vi.holdsOnly(id, v.namespace)
 	}
 	return vi.holdsExactly(id, v.values)
+}
+
+// holdsExactly reports whether id's memberships in vi are exactly values: no
+// membership when there are none, else the one key set of the one value. It
+// reads neither an object nor a key set, and answers false when it cannot
+// tell (several values, or a record once held by several sets).
+func (vi *valueIndex) holdsExactly(id int32, values []string) bool {
+	switch len(values) {
+	case 0:
+		return vi.sole.get(id) == 0
+	case 1:
+		return vi.holdsOnly(id, values[0])
+	}
+	return false
+}
+
+// holdsOnly reports whether value's key set is the one key set of vi that
+// holds id.
+func (vi *valueIndex) holdsOnly(id int32, value string) bool {
+	return vi.soleSetOf(id, value) >= 0
 }
 
 // change moves id from the values of oldObj to the values of newObj, in every
@@ -72,19 +115,6 @@ func (vi *valueIndex) changeTrusted(id int32, oldObj, newObj interface{}) {
 	}
 	vi.changeTo(id, oldObj, &values)
 }
-
-// beginWrite marks the start of a write that may call IndexFuncs. Finding
-// the last write unfinished (an IndexFunc panicked out of it) withdraws the
-// trust (see storeIndices.trusted).
-func (ix *storeIndices) beginWrite() {
-	if ix.writing {
-		ix.trusted = false
-	}
-	ix.writing = true
-}
-
-// endWrite marks the end of the write beginWrite started.
-func (ix *storeIndices) endWrite() { ix.writing = false }
 
 // newValuesOf returns the values of obj, the new object of record id: its
 // namespace read directly for MetaNamespaceIndexFunc's index, else

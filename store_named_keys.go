@@ -1,78 +1,8 @@
 package cache
 
-import (
-	"reflect"
-
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
-
-// keyFuncKind says whether a store's KeyFunc is one of this package's own,
-// whose keys the store can then compute itself: "namespace/name" (or
-// "name") of the object's metadata. It is decided once, when the store is
-// made, by comparing function pointers.
-type keyFuncKind uint8
-
-const (
-	// keyFuncOther is any KeyFunc the store only calls.
-	keyFuncOther keyFuncKind = iota
-	// keyFuncMetaNamespace is MetaNamespaceKeyFunc.
-	keyFuncMetaNamespace
-	// keyFuncDeletionHandling is DeletionHandlingMetaNamespaceKeyFunc.
-	keyFuncDeletionHandling
-)
-
-// Code pointers of the recognised functions, computed once.
-var (
-	metaNamespaceKeyFuncPC    = reflect.ValueOf(MetaNamespaceKeyFunc).Pointer()
-	deletionHandlingKeyFuncPC = reflect.ValueOf(DeletionHandlingMetaNamespaceKeyFunc).Pointer()
-	metaNamespaceIndexFuncPC  = reflect.ValueOf(MetaNamespaceIndexFunc).Pointer()
-)
-
-// keyFuncKindOf recognises fn.
-func keyFuncKindOf(fn KeyFunc) keyFuncKind {
-	if fn == nil {
-		return keyFuncOther
-	}
-	switch reflect.ValueOf(fn).Pointer() {
-	case metaNamespaceKeyFuncPC:
-		return keyFuncMetaNamespace
-	case deletionHandlingKeyFuncPC:
-		return keyFuncDeletionHandling
-	}
-	return keyFuncOther
-}
-
-// isMetaNamespaceIndexFunc reports whether fn is MetaNamespaceIndexFunc.
-func isMetaNamespaceIndexFunc(fn IndexFunc) bool {
-	return fn != nil && reflect.ValueOf(fn).Pointer() == metaNamespaceIndexFuncPC
-}
-
-// namedMeta returns obj's metadata when the store may key obj itself: its
-// KeyFunc is one of this package's, it has no transformer, and obj is an
-// object with metadata (not an ExplicitKey nor a tombstone, which keep the
-// KeyFunc's own path, errors included). The key is then exactly what the
-// KeyFunc would return, namespacedKey of the metadata's namespace and name,
-// and the store keeps it as namedKey of those two strings.
-func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
-	if c.keyKind == keyFuncOther || c.transformer != nil {
-		return nil, false
-	}
-	switch obj.(type) {
-	case ExplicitKey, DeletedFinalStateUnknown:
-		return nil, false
-	}
-	if c.keyKind == keyFuncDeletionHandling {
-		if _, _, ok := foreignTombstoneParts(obj); ok {
-			return nil, false
-		}
-	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return nil, false
-	}
-	return m, true
-}
+// The threadSafeMap's writes and reads of a key the Store computed from an
+// object's metadata (see cache.namedMeta in store.go): the key is kept as
+// namedKey of the namespace and name, and its string is never built.
 
 // namedRecordLocked returns the id of the record stored under
 // namespacedKey(namespace, name), or -1, without building that string. The

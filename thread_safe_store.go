@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 
@@ -44,6 +45,14 @@ type ThreadSafeStore interface {
 
 	LastStoreSyncResourceVersion() string
 	Bookmark(rv string)
+}
+
+// ThreadSafeStoreWithTransaction is a ThreadSafeStore that also applies
+// batches of keyed writes under one lock acquisition.
+type ThreadSafeStoreWithTransaction interface {
+	ThreadSafeStore
+	// Transaction applies fns in order.
+	Transaction(fns ...ThreadSafeStoreTransaction)
 }
 
 // ThreadSafeStoreOption configures a store made by NewThreadSafeStore.
@@ -421,6 +430,33 @@ func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resour
 	m.recs.forEachStored(m.indices.add)
 }
 
+// rlockIndex takes m's lock for reading and returns the index called name
+// for a read (see storeIndices.get), first building it when the caller
+// added its function to the Indexers map directly. It returns with the read
+// lock held, whatever the outcome; the caller releases it.
+func (m *threadSafeMap) rlockIndex(name string) (*valueIndex, error) {
+	m.lock.RLock()
+	vi, err := m.indices.get(name)
+	if err != errIndexNotBuilt {
+		return vi, err
+	}
+	m.lock.RUnlock()
+	m.buildAddedIndex(name)
+	m.lock.RLock()
+	if vi, err = m.indices.get(name); err == errIndexNotBuilt {
+		// NB: only a caller writing the map meanwhile gets here.
+		err = fmt.Errorf("Index with name %s does not exist", name)
+	}
+	return vi, err
+}
+
+// buildAddedIndex is storeIndices.buildAdded under m's lock.
+func (m *threadSafeMap) buildAddedIndex(name string) {
+	m.lock.Lock()
+	defer m.lock.Unlock()
+	m.indices.buildAdded(name)
+}
+
 // Index returns the stored objects that share at least one value of the
 // named index with obj.
 func (m *threadSafeMap) Index(indexName string, obj interface{}) ([]interface{}, error) {
@@ -502,6 +538,14 @@ func (m *threadSafeMap) GetIndexers() Indexers {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	return m.indices.indexers
+}
+
+// indexFuncNamed returns the function the Indexers map has under name
+// (nil when none), under m's read lock.
+func (m *threadSafeMap) indexFuncNamed(name string) IndexFunc {
+	m.lock.RLock()
+	defer m.lock.RUnlock()
+	return m.indices.indexers[name]
 }
 
 // AddIndexers adds newIndexers to the store's Indexers map and indexes

@@ -37,14 +37,6 @@ type TransactionError struct {
 	Errors []error
 }
 
-// ThreadSafeStoreWithTransaction is a ThreadSafeStore that also applies
-// batches of keyed writes under one lock acquisition.
-type ThreadSafeStoreWithTransaction interface {
-	ThreadSafeStore
-	// Transaction applies fns in order.
-	Transaction(fns ...ThreadSafeStoreTransaction)
-}
-
 // Error counts as failed the transactions not listed in SuccessfulIndices
 // (TotalTransactions minus their number, as client-go counts them, even
 // for a TransactionError whose fields disagree) and lists Errors.
