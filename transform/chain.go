@@ -32,7 +32,8 @@ var recommended = Chain(StripManagedFields, StripLastAppliedConfiguration, Inter
 // then InternStrings: the memory transforms of this package that are safe
 // for every controller, in the order that interns the least (the stripped
 // strings are never interned). Use it as
-// informer.SetTransform(transform.Recommended) or as a queue's Transformer. Like its parts it edits in place, is idempotent, handles
+// informer.SetTransform(transform.Recommended) or as a queue's
+// Transformer. Like its parts it edits in place, is idempotent, handles
 // tombstones, nil and objects without metadata, and never returns an error.
 // It shares nothing mutable between cached objects: the only thing two
 // objects have in common afterwards is the bytes of equal strings, which

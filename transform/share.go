@@ -127,8 +127,9 @@ func sharePodParts(obj interface{}) {
 //
 // It is opt-in, not part of Recommended, and only for consumers that never
 // write to cached pods: a write in place to a shared part of one cached pod
-// (a mistake client-go's contract forbids, and one real controllers make) changes every pod of its template, the old objects
-// handed to update handlers included, and a controller comparing desired
+// (a mistake client-go's contract forbids, and one real controllers make)
+// changes every pod of its template, the old objects handed to update
+// handlers included, and a controller comparing desired
 // with cached state by reflect.DeepEqual may then update forever. Run the
 // consumer's tests with the mutation detector
 // (KUBE_CACHE_MUTATION_DETECTOR=true), which reports such writes; use it as
