@@ -78,26 +78,7 @@ func informerTraceIsEmpty(tr informerTrace) bool {
 // informerDiff describes where two traces differ, part by part.
 func informerDiff(want, got informerTrace) string {
 	var b strings.Builder
-	lines := func(part string, w, g []string) {
-		if reflect.DeepEqual(w, g) {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n", part)
-		for i := 0; i < max(len(w), len(g)); i++ {
-			var wl, gl string
-			if i < len(w) {
-				wl = w[i]
-			}
-			if i < len(g) {
-				gl = g[i]
-			}
-			mark := "  "
-			if wl != gl {
-				mark = "!!"
-			}
-			fmt.Fprintf(&b, "  %s client-go %-50q kcache %q\n", mark, wl, gl)
-		}
-	}
+	lines := func(part string, w, g []string) { informerDiffPart(&b, informerDiffOneLine, part, w, g) }
 	names := map[string]bool{}
 	for n := range want.Handlers {
 		names[n] = true
