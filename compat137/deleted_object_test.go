@@ -10,25 +10,52 @@ import (
 )
 
 // describeDeletedCG renders a client-go DeletedObject and all its methods.
-func describeDeletedCG(d cg.DeletedObject[*v1.Pod]) string {
-	fsu := "nil"
-	if d.FinalStateUnknown != nil {
-		fsu = fmt.Sprintf("{%q %s}", d.FinalStateUnknown.Key, describe(d.FinalStateUnknown.Obj))
-	}
-	on := d.GetObjectName()
-	return fmt.Sprintf("opt=%s fsu=%s key=%q name=%q namespace=%q objectName={%q %q} %q",
-		describe(d.OptionalObj), fsu, d.GetKey(), d.GetName(), d.GetNamespace(), on.Namespace, on.Name, on.String())
-}
+func describeDeletedCG(d cg.DeletedObject[*v1.Pod]) string { return describeDeletedOf(d) }
 
 // describeDeletedKC renders a kcache DeletedObject and all its methods.
-func describeDeletedKC(d kc.DeletedObject[*v1.Pod]) string {
+func describeDeletedKC(d kc.DeletedObject[*v1.Pod]) string { return describeDeletedOf(d) }
+
+// deletedFields are the fields of both libraries' DeletedObject[*v1.Pod],
+// U their DeletedFinalStateUnknown.
+type deletedFields[U any] = struct {
+	OptionalObj       *v1.Pod
+	FinalStateUnknown *U
+}
+
+// tombstoneFields are the fields of both libraries' DeletedFinalStateUnknown.
+type tombstoneFields = struct {
+	Key string
+	Obj any
+}
+
+// objectNameFields are the fields of both libraries' ObjectName.
+type objectNameFields = struct {
+	Namespace string
+	Name      string
+}
+
+// describeDeletedOf renders a DeletedObject D of either library and all
+// its methods; U is its DeletedFinalStateUnknown, N its ObjectName.
+func describeDeletedOf[D interface {
+	~deletedFields[U]
+	GetKey() string
+	GetName() string
+	GetNamespace() string
+	GetObjectName() N
+}, U ~tombstoneFields, N interface {
+	~objectNameFields
+	String() string
+}](d D) string {
+	fields := deletedFields[U](d)
 	fsu := "nil"
-	if d.FinalStateUnknown != nil {
-		fsu = fmt.Sprintf("{%q %s}", d.FinalStateUnknown.Key, describe(d.FinalStateUnknown.Obj))
+	if fields.FinalStateUnknown != nil {
+		tomb := tombstoneFields(*fields.FinalStateUnknown)
+		fsu = fmt.Sprintf("{%q %s}", tomb.Key, describe(tomb.Obj))
 	}
 	on := d.GetObjectName()
+	name := objectNameFields(on)
 	return fmt.Sprintf("opt=%s fsu=%s key=%q name=%q namespace=%q objectName={%q %q} %q",
-		describe(d.OptionalObj), fsu, d.GetKey(), d.GetName(), d.GetNamespace(), on.Namespace, on.Name, on.String())
+		describe(fields.OptionalObj), fsu, d.GetKey(), d.GetName(), d.GetNamespace(), name.Namespace, name.Name, on.String())
 }
 
 func TestDeletedObjectMethodsAgreeForPresentStaleAndMissingObjects(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	kc "github.com/kcache-go/cache"
 	kctesting "github.com/kcache-go/cache/testing"
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	cg "k8s.io/client-go/tools/cache"
 	cgtesting "k8s.io/client-go/tools/cache/testing"
 )
@@ -32,86 +33,113 @@ type informerSide struct {
 	stopSource func()
 }
 
+// informerSource is a FakeControllerSource of either library as the
+// sides feed it.
+type informerSource interface {
+	Add(obj runtime.Object)
+	Modify(obj runtime.Object)
+	Delete(lastValue runtime.Object)
+	Shutdown()
+}
+
+// typedInformerOf is a library's TypedSharedIndexInformer[*v1.Pod] as the
+// sides drive it: H its typed handler, O its HandlerOptions, R its
+// registration.
+type typedInformerOf[H, O, R any] interface {
+	RunWithContext(ctx context.Context)
+	HasSynced() bool
+	AddTypedEventHandler(handler H, options ...O) (R, error)
+}
+
+// typedLib is one library's typed-informer calls of the sides: U is its
+// SharedIndexInformer, I its typed wrapper of U.
+type typedLib[U any, I typedInformerOf[H, O, R], H, O, R any] struct {
+	wrap  func(U) I
+	gated func(r *recorder, gate func(string)) H
+	// shutDown is the library's ShutDownEventHandler on informer (a U or I).
+	shutDown func(informer any, handle R) error
+	// bogus is a registration of no informer.
+	bogus R
+}
+
+var (
+	typedCG = typedLib[cg.SharedIndexInformer, cg.TypedSharedIndexInformer[*v1.Pod], cg.TypedResourceEventHandler[*v1.Pod], cg.HandlerOptions, cg.ResourceEventHandlerRegistration]{
+		wrap: cg.NewTypedSharedIndexInformer[*v1.Pod], gated: gatedHandlerCG, bogus: struct {
+			cg.ResourceEventHandlerRegistration
+		}{},
+		shutDown: func(i any, h cg.ResourceEventHandlerRegistration) error {
+			return cg.ShutDownEventHandler(i.(cg.SharedInformer), h)
+		}}
+	typedKC = typedLib[kc.SharedIndexInformer, kc.TypedSharedIndexInformer[*v1.Pod], kc.TypedResourceEventHandler[*v1.Pod], kc.HandlerOptions, kc.ResourceEventHandlerRegistration]{
+		wrap: kc.NewTypedSharedIndexInformer[*v1.Pod], gated: gatedHandlerKC, bogus: struct {
+			kc.ResourceEventHandlerRegistration
+		}{},
+		shutDown: func(i any, h kc.ResourceEventHandlerRegistration) error {
+			return kc.ShutDownEventHandler(i.(kc.SharedInformer), h)
+		}}
+)
+
 // newInformerSideCG builds the client-go side (inside the bubble).
 func newInformerSideCG() *informerSide {
 	src := cgtesting.NewFakeControllerSource()
-	untyped := cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{})
-	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](untyped)
-	s := &informerSide{
-		add: func(p *v1.Pod) { src.Add(p) }, modify: func(p *v1.Pod) { src.Modify(p) }, delete: func(p *v1.Pod) { src.Delete(p) },
-		run: inf.RunWithContext, hasSynced: inf.HasSynced, stopSource: src.Shutdown,
-	}
-	s.addTyped = func(r *recorder, gate func(string)) (any, error) {
-		return inf.AddTypedEventHandler(gatedHandlerCG(r, gate))
-	}
-	s.shutDownOf = func(wrapped bool, handle any) error {
-		h, _ := handle.(cg.ResourceEventHandlerRegistration)
-		if wrapped {
-			return cg.ShutDownEventHandler(inf, h)
-		}
-		return cg.ShutDownEventHandler(untyped, h)
-	}
-	s.bogus = func() error {
-		return cg.ShutDownEventHandler(inf, struct {
-			cg.ResourceEventHandlerRegistration
-		}{})
-	}
-	return s
+	return informerSideOf(typedCG, src, cg.NewSharedIndexInformer(src, &v1.Pod{}, 0, cg.Indexers{}))
 }
 
 // newInformerSideKC builds the kcache side.
 func newInformerSideKC() *informerSide {
 	src := kctesting.NewFakeControllerSource()
-	untyped := kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{})
-	inf := kc.NewTypedSharedIndexInformer[*v1.Pod](untyped)
+	return informerSideOf(typedKC, src, kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{}))
+}
+
+// informerSideOf is the side of lib's typed wrapper, handlers and
+// ShutDownEventHandler over untyped, which src feeds.
+func informerSideOf[U any, I typedInformerOf[H, O, R], H, O, R any](lib typedLib[U, I, H, O, R], src informerSource, untyped U) *informerSide {
+	inf := lib.wrap(untyped)
 	s := &informerSide{
 		add: func(p *v1.Pod) { src.Add(p) }, modify: func(p *v1.Pod) { src.Modify(p) }, delete: func(p *v1.Pod) { src.Delete(p) },
 		run: inf.RunWithContext, hasSynced: inf.HasSynced, stopSource: src.Shutdown,
 	}
 	s.addTyped = func(r *recorder, gate func(string)) (any, error) {
-		return inf.AddTypedEventHandler(gatedHandlerKC(r, gate))
+		return inf.AddTypedEventHandler(lib.gated(r, gate))
 	}
 	s.shutDownOf = func(wrapped bool, handle any) error {
-		h, _ := handle.(kc.ResourceEventHandlerRegistration)
+		h, _ := handle.(R)
 		if wrapped {
-			return kc.ShutDownEventHandler(inf, h)
+			return lib.shutDown(inf, h)
 		}
-		return kc.ShutDownEventHandler(untyped, h)
+		return lib.shutDown(untyped, h)
 	}
-	s.bogus = func() error {
-		return kc.ShutDownEventHandler(inf, struct {
-			kc.ResourceEventHandlerRegistration
-		}{})
-	}
+	s.bogus = func() error { return lib.shutDown(inf, lib.bogus) }
 	return s
 }
 
 // gatedHandlerCG records every notification and calls gate (which may
 // block) on entering each callback.
 func gatedHandlerCG(r *recorder, gate func(string)) cg.TypedResourceEventHandler[*v1.Pod] {
-	return cg.TypedResourceEventHandlerDetailedFuncs[*v1.Pod]{
-		AddFunc: func(p *v1.Pod, initial bool) {
-			r.logf("handler: add %s initial=%v", describe(p), initial)
-			gate(p.Name)
-		},
-		UpdateFunc: func(o, n *v1.Pod) { r.logf("handler: update %s -> %s", describe(o), describe(n)); gate(n.Name) },
-		DeleteFunc: func(d cg.DeletedObject[*v1.Pod]) {
-			r.logf("handler: delete %s", describeDeletedCG(d))
-			gate(d.GetName())
-		},
-	}
+	return gatedHandlerOf[cg.TypedResourceEventHandlerDetailedFuncs[*v1.Pod]](r, gate, describeDeletedCG)
 }
 
 // gatedHandlerKC is gatedHandlerCG for kcache.
 func gatedHandlerKC(r *recorder, gate func(string)) kc.TypedResourceEventHandler[*v1.Pod] {
-	return kc.TypedResourceEventHandlerDetailedFuncs[*v1.Pod]{
+	return gatedHandlerOf[kc.TypedResourceEventHandlerDetailedFuncs[*v1.Pod]](r, gate, describeDeletedKC)
+}
+
+// gatedHandlerOf is a library's TypedResourceEventHandlerDetailedFuncs F
+// (D its DeletedObject) that records every notification and calls gate on
+// entering each callback.
+func gatedHandlerOf[F ~struct {
+	AddFunc    func(obj *v1.Pod, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj *v1.Pod)
+	DeleteFunc func(obj D)
+}, D interface{ GetName() string }](r *recorder, gate func(string), describeDeleted func(D) string) F {
+	return F{
 		AddFunc: func(p *v1.Pod, initial bool) {
 			r.logf("handler: add %s initial=%v", describe(p), initial)
 			gate(p.Name)
 		},
 		UpdateFunc: func(o, n *v1.Pod) { r.logf("handler: update %s -> %s", describe(o), describe(n)); gate(n.Name) },
-		DeleteFunc: func(d kc.DeletedObject[*v1.Pod]) {
-			r.logf("handler: delete %s", describeDeletedKC(d))
+		DeleteFunc: func(d D) {
+			r.logf("handler: delete %s", describeDeleted(d))
 			gate(d.GetName())
 		},
 	}

@@ -19,28 +19,7 @@ import (
 // constructor to clientgo's.
 func newInformerSideView() *informerSide {
 	src := kctesting.NewFakeControllerSource()
-	untyped := clientgo.InformerView(kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{}))
-	inf := cg.NewTypedSharedIndexInformer[*v1.Pod](untyped)
-	s := &informerSide{
-		add: func(p *v1.Pod) { src.Add(p) }, modify: func(p *v1.Pod) { src.Modify(p) }, delete: func(p *v1.Pod) { src.Delete(p) },
-		run: inf.RunWithContext, hasSynced: inf.HasSynced, stopSource: src.Shutdown,
-	}
-	s.addTyped = func(r *recorder, gate func(string)) (any, error) {
-		return inf.AddTypedEventHandler(gatedHandlerCG(r, gate))
-	}
-	s.shutDownOf = func(wrapped bool, handle any) error {
-		h, _ := handle.(cg.ResourceEventHandlerRegistration)
-		if wrapped {
-			return cg.ShutDownEventHandler(inf, h)
-		}
-		return cg.ShutDownEventHandler(untyped, h)
-	}
-	s.bogus = func() error {
-		return cg.ShutDownEventHandler(inf, struct {
-			cg.ResourceEventHandlerRegistration
-		}{})
-	}
-	return s
+	return informerSideOf(typedCG, src, clientgo.InformerView(kc.NewSharedIndexInformer(src, &v1.Pod{}, 0, kc.Indexers{})))
 }
 
 func TestShutDownEventHandlerOnAClientGoViewReturnsOnlyAfterTheRunningCallbackAsOnClientGo(t *testing.T) {

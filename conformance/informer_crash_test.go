@@ -281,26 +281,7 @@ func TestInformerUserCodePanicsAreHandledAsClientGoHandlesThem(t *testing.T) {
 
 func informerCrashDiff(want, got informerCrashTrace) string {
 	var b strings.Builder
-	part := func(name string, w, g []string) {
-		if reflect.DeepEqual(w, g) {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n", name)
-		for i := 0; i < max(len(w), len(g)); i++ {
-			var wl, gl string
-			if i < len(w) {
-				wl = w[i]
-			}
-			if i < len(g) {
-				gl = g[i]
-			}
-			mark := "  "
-			if wl != gl {
-				mark = "!!"
-			}
-			fmt.Fprintf(&b, "  %s client-go %q\n  %s kcache    %q\n", mark, wl, mark, gl)
-		}
-	}
+	part := func(name string, w, g []string) { informerDiffPart(&b, informerDiffTwoLines, name, w, g) }
 	part("events", want.Events, got.Events)
 	part("sync", want.Sync, got.Sync)
 	part("logs", want.Logs, got.Logs)

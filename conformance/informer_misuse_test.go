@@ -162,26 +162,7 @@ func TestInformerEntryPointsAnswerMisuseAsClientGoDoes(t *testing.T) {
 
 func informerMisuseDiff(want, got informerMisuseTrace) string {
 	var b strings.Builder
-	part := func(name string, w, g []string) {
-		if reflect.DeepEqual(w, g) {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n", name)
-		for i := 0; i < max(len(w), len(g)); i++ {
-			var wl, gl string
-			if i < len(w) {
-				wl = w[i]
-			}
-			if i < len(g) {
-				gl = g[i]
-			}
-			mark := "  "
-			if wl != gl {
-				mark = "!!"
-			}
-			fmt.Fprintf(&b, "  %s client-go %q\n  %s kcache    %q\n", mark, wl, mark, gl)
-		}
-	}
+	part := func(name string, w, g []string) { informerDiffPart(&b, informerDiffTwoLines, name, w, g) }
 	part("results", want.Results, got.Results)
 	part("events", want.Events, got.Events)
 	part("sync", want.Sync, got.Sync)

@@ -70,55 +70,59 @@ func (h *informerRemovalHandler) count() int {
 }
 
 func informerRemovalClientGo(lw *informerScriptedSource) informerRemovalSide {
-	inf := cache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, cache.Indexers{})
-	return informerRemovalSide{
-		add: func(h *informerRemovalHandler) any {
-			reg, err := inf.AddEventHandler(h)
-			if err != nil {
-				return err.Error()
-			}
-			return reg
-		},
-		remove: func(reg any) string {
-			r, _ := reg.(cache.ResourceEventHandlerRegistration)
-			return fmt.Sprint(inf.RemoveEventHandler(r))
-		},
-		synced: func(reg any) bool {
-			r, ok := reg.(cache.ResourceEventHandlerRegistration)
-			return ok && r.HasSynced()
-		},
-		run: inf.RunWithContext,
-		rvs: func() string {
-			return fmt.Sprintf("informer=%q controller=%q", inf.LastSyncResourceVersion(), inf.GetController().LastSyncResourceVersion())
-		},
-		setters: func() string {
-			return fmt.Sprintf("transform=%v watch-error=%v watch-error-ctx=%v indexers=%v",
-				informerMisuseCall(func() error { return inf.SetTransform(func(o interface{}) (interface{}, error) { return o, nil }) }),
-				informerMisuseCall(func() error { return inf.SetWatchErrorHandler(func(*cache.Reflector, error) {}) }),
-				informerMisuseCall(func() error {
-					return inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
-				}),
-				informerMisuseCall(func() error { return inf.AddIndexers(cache.Indexers{"x": informerIndexFuncs["by-app"]}) }))
-		},
-	}
+	return informerRemovalOf[cache.IndexFunc, cache.Reflector](
+		informerRemovalClientGoAPI(cache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, cache.Indexers{})))
 }
 
 func informerRemovalKcache(lw *informerScriptedSource) informerRemovalSide {
-	inf := kcache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, kcache.Indexers{})
+	return informerRemovalOf[kcache.IndexFunc, kcache.Reflector](
+		informerRemovalKCacheAPI(kcache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, kcache.Indexers{})))
+}
+
+// informerRemovalAPI is a library's SharedIndexInformer as the removal
+// side calls it: H is its ResourceEventHandler, R its registration, C what
+// GetController returns, X its Indexers, T its TransformFunc, W and WC its
+// WatchErrorHandler and WatchErrorHandlerWithContext.
+type informerRemovalAPI[H any, R informerRegistration, C interface{ LastSyncResourceVersion() string }, X, T, W, WC any] interface {
+	AddEventHandler(handler H) (R, error)
+	RemoveEventHandler(handle R) error
+	RunWithContext(ctx context.Context)
+	LastSyncResourceVersion() string
+	GetController() C
+	SetTransform(handler T) error
+	SetWatchErrorHandler(handler W) error
+	SetWatchErrorHandlerWithContext(handler WC) error
+	AddIndexers(indexers X) error
+}
+
+// informerRemovalClientGoAPI and informerRemovalKCacheAPI are
+// informerRemovalAPI of each library's types.
+type (
+	informerRemovalClientGoAPI = informerRemovalAPI[cache.ResourceEventHandler, cache.ResourceEventHandlerRegistration,
+		cache.Controller, cache.Indexers, cache.TransformFunc, cache.WatchErrorHandler, cache.WatchErrorHandlerWithContext]
+	informerRemovalKCacheAPI = informerRemovalAPI[kcache.ResourceEventHandler, kcache.ResourceEventHandlerRegistration,
+		kcache.Controller, kcache.Indexers, kcache.TransformFunc, kcache.WatchErrorHandler, kcache.WatchErrorHandlerWithContext]
+)
+
+// informerRemovalOf is the removal side of a library's informer inf: F is
+// its IndexFunc, RF its Reflector, the rest informerRemovalAPI's.
+func informerRemovalOf[F ~func(any) ([]string, error), RF any, H any, R informerRegistration,
+	C interface{ LastSyncResourceVersion() string }, X ~map[string]F, T ~func(any) (any, error),
+	W ~func(*RF, error), WC ~func(context.Context, *RF, error)](inf informerRemovalAPI[H, R, C, X, T, W, WC]) informerRemovalSide {
 	return informerRemovalSide{
 		add: func(h *informerRemovalHandler) any {
-			reg, err := inf.AddEventHandler(h)
+			reg, err := inf.AddEventHandler(any(h).(H))
 			if err != nil {
 				return err.Error()
 			}
 			return reg
 		},
 		remove: func(reg any) string {
-			r, _ := reg.(kcache.ResourceEventHandlerRegistration)
+			r, _ := reg.(R)
 			return fmt.Sprint(inf.RemoveEventHandler(r))
 		},
 		synced: func(reg any) bool {
-			r, ok := reg.(kcache.ResourceEventHandlerRegistration)
+			r, ok := reg.(R)
 			return ok && r.HasSynced()
 		},
 		run: inf.RunWithContext,
@@ -128,11 +132,11 @@ func informerRemovalKcache(lw *informerScriptedSource) informerRemovalSide {
 		setters: func() string {
 			return fmt.Sprintf("transform=%v watch-error=%v watch-error-ctx=%v indexers=%v",
 				informerMisuseCall(func() error { return inf.SetTransform(func(o interface{}) (interface{}, error) { return o, nil }) }),
-				informerMisuseCall(func() error { return inf.SetWatchErrorHandler(func(*kcache.Reflector, error) {}) }),
+				informerMisuseCall(func() error { return inf.SetWatchErrorHandler(func(*RF, error) {}) }),
 				informerMisuseCall(func() error {
-					return inf.SetWatchErrorHandlerWithContext(func(context.Context, *kcache.Reflector, error) {})
+					return inf.SetWatchErrorHandlerWithContext(func(context.Context, *RF, error) {})
 				}),
-				informerMisuseCall(func() error { return inf.AddIndexers(kcache.Indexers{"x": informerIndexFuncs["by-app"]}) }))
+				informerMisuseCall(func() error { return inf.AddIndexers(X{"x": informerIndexFuncs["by-app"]}) }))
 		},
 	}
 }

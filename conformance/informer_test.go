@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // informerMinScenarios is the least number of scenario files the suite
@@ -23,6 +24,15 @@ var informerScenarioDir = filepath.Join("..", "testdata", "informer")
 // errors, transform calls and source calls. Modes change process-global
 // feature gates, so nothing here runs in parallel.
 func TestInformerGivesTheSameNotificationsCacheAndSyncStatesAsClientGo(t *testing.T) {
+	informerCompareScenarios(t, informerBuildKcache, "kcache", true)
+}
+
+// informerCompareScenarios plays every scenario of testdata/informer in
+// every queue mode it runs in against client-go's informer and the one
+// build makes (named subject in the failure), and requires identical
+// traces; watchList also requires client-go's trace to show the WatchList
+// path where the mode turns it on.
+func informerCompareScenarios(t *testing.T, build func(lw *informerScriptedSource, resync time.Duration, indexers []string) informerUnderTest, subject string, watchList bool) {
 	scenarios := informerLoadScenarios(t, informerScenarioDir)
 	if len(scenarios) < informerMinScenarios {
 		t.Fatalf("found %d scenarios in %s, want at least %d", len(scenarios), informerScenarioDir, informerMinScenarios)
@@ -36,13 +46,15 @@ func TestInformerGivesTheSameNotificationsCacheAndSyncStatesAsClientGo(t *testin
 				t.Run(mode.Name, func(t *testing.T) {
 					informerSetGates(t, mode.Gates)
 					want := informerPlay(t, sc, informerBuildClientGo)
-					got := informerPlay(t, sc, informerBuildKcache)
+					got := informerPlay(t, sc, build)
 					if informerTraceIsEmpty(want) {
 						t.Fatal("client-go produced an empty trace; the scenario observes nothing")
 					}
-					informerRequireWatchListUse(t, want)
+					if watchList {
+						informerRequireWatchListUse(t, want)
+					}
 					if !reflect.DeepEqual(want, got) {
-						t.Errorf("kcache differs from client-go:\n%s", informerDiff(want, got))
+						t.Errorf("%s differs from client-go:\n%s", subject, informerDiff(want, got))
 					}
 				})
 			}
@@ -78,26 +90,7 @@ func informerTraceIsEmpty(tr informerTrace) bool {
 // informerDiff describes where two traces differ, part by part.
 func informerDiff(want, got informerTrace) string {
 	var b strings.Builder
-	lines := func(part string, w, g []string) {
-		if reflect.DeepEqual(w, g) {
-			return
-		}
-		fmt.Fprintf(&b, "%s:\n", part)
-		for i := 0; i < max(len(w), len(g)); i++ {
-			var wl, gl string
-			if i < len(w) {
-				wl = w[i]
-			}
-			if i < len(g) {
-				gl = g[i]
-			}
-			mark := "  "
-			if wl != gl {
-				mark = "!!"
-			}
-			fmt.Fprintf(&b, "  %s client-go %-50q kcache %q\n", mark, wl, gl)
-		}
-	}
+	lines := func(part string, w, g []string) { informerDiffPart(&b, informerDiffOneLine, part, w, g) }
 	names := map[string]bool{}
 	for n := range want.Handlers {
 		names[n] = true

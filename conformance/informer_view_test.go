@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"reflect"
 	"testing"
 	"time"
 
@@ -24,30 +23,7 @@ import (
 // DeletedFinalStateUnknown; a kcache tombstone reaching them shows in the
 // trace as a wrong type.
 func TestInformerThroughTheClientGoViewGivesTheSameTraceAsClientGo(t *testing.T) {
-	scenarios := informerLoadScenarios(t, informerScenarioDir)
-	if len(scenarios) < informerMinScenarios {
-		t.Fatalf("found %d scenarios in %s, want at least %d", len(scenarios), informerScenarioDir, informerMinScenarios)
-	}
-	for _, sc := range scenarios {
-		t.Run(sc.Name, func(t *testing.T) {
-			for _, mode := range informerModes {
-				if !informerRunsIn(sc, mode.Name) {
-					continue
-				}
-				t.Run(mode.Name, func(t *testing.T) {
-					informerSetGates(t, mode.Gates)
-					want := informerPlay(t, sc, informerBuildClientGo)
-					got := informerPlay(t, sc, informerBuildView)
-					if informerTraceIsEmpty(want) {
-						t.Fatal("client-go produced an empty trace; the scenario observes nothing")
-					}
-					if !reflect.DeepEqual(want, got) {
-						t.Errorf("the view differs from client-go:\n%s", informerDiff(want, got))
-					}
-				})
-			}
-		})
-	}
+	informerCompareScenarios(t, informerBuildView, "the view", false)
 }
 
 // informerBuildView builds a kcache informer through the client-go view.

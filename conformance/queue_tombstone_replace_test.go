@@ -63,12 +63,9 @@ func queueTombPlay(q queueTombFIFO, conv func(interface{}) interface{}, steps []
 	return strings.Join(out, "; ")
 }
 
-// TestDeltaFIFOTombstonesThroughReplaceAndResyncMatchClientGo plays
-// tombstones with a nil Obj, nested tombstones and known stores that hold
-// tombstones through Add/Update/Delete/Replace/Resync/Pop of a DeltaFIFO,
-// with and without KnownObjects and EmitDeltaTypeReplaced, and requires
-// client-go's errors, sync states and popped deltas.
-func TestDeltaFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
+// queueTombScenarios are the tombstone scenarios both queues play, keyed
+// by name, with the known stores of both: each test adds its own.
+func queueTombScenarios() (map[string][]queueTombStep, map[string]map[string]interface{}) {
 	a, b, d := queuePod("a", "1"), queuePod("b", "2"), queuePod("d", "4")
 	nilTomb := queueTombstone{key: "ns/n"}
 	nested := queueTombstone{key: "ns/c", obj: queueTombstone{key: "ns/d", obj: d}}
@@ -88,23 +85,35 @@ func TestDeltaFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
 		"tombstone updated, then resynced": {
 			{op: "Update", obj: nested}, {op: "Resync"}, {op: "Replace", objs: []interface{}{nested}},
 		},
-		"initial tombstone popped before the relist": {
-			{op: "Replace", objs: []interface{}{nilTomb, a}}, {op: "Pop"}, {op: "Pop"}, {op: "Replace", objs: nil},
-		},
-		"listed tombstone under a queued key": {
-			{op: "Add", obj: a}, {op: "Replace", objs: []interface{}{queueTombstone{key: "ns/a", obj: a}}}, {op: "Replace", objs: nil},
-		},
-		"resync with everything queued, then deleted initial items": {
-			{op: "Replace", objs: []interface{}{a, b}}, {op: "Resync"}, {op: "Delete", obj: a}, {op: "Pop"}, {op: "Delete", obj: b}, {op: "Pop"},
-		},
-		"empty relist twice": {
-			{op: "Replace", objs: nil}, {op: "Replace", objs: nil}, {op: "Resync"},
-		},
 	}
 	knowns := map[string]map[string]interface{}{
 		"no known objects": nil,
 		"known pods":       {"ns/a": a, "ns/k": queuePod("k", "0")},
 		"known tombstones": {"ns/k": queueTombstone{key: "ns/k"}, "ns/c": nested, "ns/z": nil},
+	}
+	return scenarios, knowns
+}
+
+// TestDeltaFIFOTombstonesThroughReplaceAndResyncMatchClientGo plays
+// tombstones with a nil Obj, nested tombstones and known stores that hold
+// tombstones through Add/Update/Delete/Replace/Resync/Pop of a DeltaFIFO,
+// with and without KnownObjects and EmitDeltaTypeReplaced, and requires
+// client-go's errors, sync states and popped deltas.
+func TestDeltaFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
+	a, b := queuePod("a", "1"), queuePod("b", "2")
+	nilTomb := queueTombstone{key: "ns/n"}
+	scenarios, knowns := queueTombScenarios()
+	scenarios["initial tombstone popped before the relist"] = []queueTombStep{
+		{op: "Replace", objs: []interface{}{nilTomb, a}}, {op: "Pop"}, {op: "Pop"}, {op: "Replace", objs: nil},
+	}
+	scenarios["listed tombstone under a queued key"] = []queueTombStep{
+		{op: "Add", obj: a}, {op: "Replace", objs: []interface{}{queueTombstone{key: "ns/a", obj: a}}}, {op: "Replace", objs: nil},
+	}
+	scenarios["resync with everything queued, then deleted initial items"] = []queueTombStep{
+		{op: "Replace", objs: []interface{}{a, b}}, {op: "Resync"}, {op: "Delete", obj: a}, {op: "Pop"}, {op: "Delete", obj: b}, {op: "Pop"},
+	}
+	scenarios["empty relist twice"] = []queueTombStep{
+		{op: "Replace", objs: nil}, {op: "Replace", objs: nil}, {op: "Resync"},
 	}
 	for scenario, steps := range scenarios {
 		for knownName, known := range knowns {
@@ -130,59 +139,59 @@ func queueTombKnownAs(known map[string]interface{}, conv func(interface{}) inter
 	return queueSortedKnown{objs}
 }
 
-func queueTombCG(known map[string]interface{}, emitR bool) queueTombFIFO {
-	opts := cg.DeltaFIFOOptions{EmitDeltaTypeReplaced: emitR}
-	if known != nil {
-		opts.KnownObjects = queueTombKnownAs(known, queueBadAsCG)
-	}
-	q := cg.NewDeltaFIFOWithOptions(opts)
+// queueTombQueue is a DeltaFIFO or RealFIFO of either library, P its
+// PopProcessFunc.
+type queueTombQueue[P ~func(any, bool) error] interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	Replace(list []any, resourceVersion string) error
+	Resync() error
+	Close()
+	Pop(process P) (any, error)
+	HasSynced() bool
+}
+
+// queueTombOf is the scenarios' surface of q.
+func queueTombOf[P ~func(any, bool) error](q queueTombQueue[P]) queueTombFIFO {
 	return queueTombFIFO{add: q.Add, update: q.Update, del: q.Delete, replace: q.Replace, resync: q.Resync,
 		closeQ: q.Close, pop: func() (interface{}, error) { return q.Pop(queueNoop) }, hasSynced: q.HasSynced}
 }
 
-func queueTombKC(known map[string]interface{}, emitR bool) queueTombFIFO {
-	opts := kc.DeltaFIFOOptions{EmitDeltaTypeReplaced: emitR}
-	if known != nil {
-		opts.KnownObjects = queueTombKnownAs(known, queueBadAsKC)
+// queueTombKnownLister is both libraries' KeyListerGetter.
+type queueTombKnownLister interface {
+	ListKeys() []string
+	GetByKey(key string) (value interface{}, exists bool, err error)
+}
+
+// queueTombKnownOf is the known store of a scenario for one library, nil
+// (no KnownObjects) when it has none.
+func queueTombKnownOf(known map[string]interface{}, conv func(interface{}) interface{}) queueTombKnownLister {
+	if known == nil {
+		return nil
 	}
-	q := kc.NewDeltaFIFOWithOptions(opts)
-	return queueTombFIFO{add: q.Add, update: q.Update, del: q.Delete, replace: q.Replace, resync: q.Resync,
-		closeQ: q.Close, pop: func() (interface{}, error) { return q.Pop(queueNoop) }, hasSynced: q.HasSynced}
+	return queueTombKnownAs(known, conv)
+}
+
+func queueTombCG(known map[string]interface{}, emitR bool) queueTombFIFO {
+	return queueTombOf[cg.PopProcessFunc](cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{EmitDeltaTypeReplaced: emitR, KnownObjects: queueTombKnownOf(known, queueBadAsCG)}))
+}
+
+func queueTombKC(known map[string]interface{}, emitR bool) queueTombFIFO {
+	return queueTombOf[kc.PopProcessFunc](kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{EmitDeltaTypeReplaced: emitR, KnownObjects: queueTombKnownOf(known, queueBadAsKC)}))
 }
 
 // TestRealFIFOTombstonesThroughReplaceAndResyncMatchClientGo plays the
 // DeltaFIFO tombstone scenarios on RealFIFO: non-atomic with each known
 // store, and atomic (which takes no KnownObjects).
 func TestRealFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
-	a, b, d := queuePod("a", "1"), queuePod("b", "2"), queuePod("d", "4")
+	a := queuePod("a", "1")
 	nilTomb := queueTombstone{key: "ns/n"}
-	nested := queueTombstone{key: "ns/c", obj: queueTombstone{key: "ns/d", obj: d}}
-	scenarios := map[string][]queueTombStep{
-		"tombstone with nil Obj listed, then relisted away": {
-			{op: "Replace", objs: []interface{}{a, nilTomb}}, {op: "Replace", objs: []interface{}{b}},
-		},
-		"nested tombstone listed, then relisted away": {
-			{op: "Replace", objs: []interface{}{a, nested}}, {op: "Replace", objs: nil},
-		},
-		"queued object deleted by a nil-Obj tombstone, then relisted away": {
-			{op: "Add", obj: a}, {op: "Delete", obj: queueTombstone{key: "ns/a"}}, {op: "Replace", objs: []interface{}{b}},
-		},
-		"nested tombstone deleted, then relisted away": {
-			{op: "Delete", obj: nested}, {op: "Replace", objs: []interface{}{b}},
-		},
-		"initial items deleted before they are popped": {
-			{op: "Replace", objs: []interface{}{a, nilTomb}}, {op: "Delete", obj: a}, {op: "Pop"}, {op: "Pop"},
-		},
-		"tombstone updated, then resynced": {
-			{op: "Update", obj: nested}, {op: "Resync"}, {op: "Replace", objs: []interface{}{nested}},
-		},
+	scenarios, knowns := queueTombScenarios()
+	scenarios["initial items deleted before they are popped"] = []queueTombStep{
+		{op: "Replace", objs: []interface{}{a, nilTomb}}, {op: "Delete", obj: a}, {op: "Pop"}, {op: "Pop"},
 	}
-	knowns := map[string]map[string]interface{}{
-		"no known objects":  nil,
-		"empty known store": {},
-		"known pods":        {"ns/a": a, "ns/k": queuePod("k", "0")},
-		"known tombstones":  {"ns/k": queueTombstone{key: "ns/k"}, "ns/c": nested, "ns/z": nil},
-	}
+	knowns["empty known store"] = map[string]interface{}{}
 	for scenario, steps := range scenarios {
 		for knownName, known := range knowns {
 			for _, atomic := range []bool{false, true} {
@@ -202,21 +211,9 @@ func TestRealFIFOTombstonesThroughReplaceAndResyncMatchClientGo(t *testing.T) {
 }
 
 func queueTombRealCG(known map[string]interface{}, atomic bool) queueTombFIFO {
-	opts := cg.RealFIFOOptions{AtomicEvents: atomic}
-	if known != nil {
-		opts.KnownObjects = queueTombKnownAs(known, queueBadAsCG)
-	}
-	q := cg.NewRealFIFOWithOptions(opts)
-	return queueTombFIFO{add: q.Add, update: q.Update, del: q.Delete, replace: q.Replace, resync: q.Resync,
-		closeQ: q.Close, pop: func() (interface{}, error) { return q.Pop(queueNoop) }, hasSynced: q.HasSynced}
+	return queueTombOf[cg.PopProcessFunc](cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: atomic, KnownObjects: queueTombKnownOf(known, queueBadAsCG)}))
 }
 
 func queueTombRealKC(known map[string]interface{}, atomic bool) queueTombFIFO {
-	opts := kc.RealFIFOOptions{AtomicEvents: atomic}
-	if known != nil {
-		opts.KnownObjects = queueTombKnownAs(known, queueBadAsKC)
-	}
-	q := kc.NewRealFIFOWithOptions(opts)
-	return queueTombFIFO{add: q.Add, update: q.Update, del: q.Delete, replace: q.Replace, resync: q.Resync,
-		closeQ: q.Close, pop: func() (interface{}, error) { return q.Pop(kc.PopProcessFunc(queueNoop)) }, hasSynced: q.HasSynced}
+	return queueTombOf[kc.PopProcessFunc](kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{AtomicEvents: atomic, KnownObjects: queueTombKnownOf(known, queueBadAsKC)}))
 }

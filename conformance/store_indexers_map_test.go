@@ -50,118 +50,104 @@ func mapsNames[M ~map[string]F, F any](m M) ([]string, bool) {
 	return names, m == nil
 }
 
-// mapsIndexerCG wraps a client-go Indexer.
-func mapsIndexerCG(s cg.Indexer) mapsReader {
+// mapsIndexing is the index API an Indexer and a ThreadSafeStore of one
+// library share; X is that library's Indexers type.
+type mapsIndexing[X any] interface {
+	ByIndex(indexName, indexedValue string) ([]any, error)
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	Index(indexName string, obj any) ([]any, error)
+	ListIndexFuncValues(indexName string) []string
+	GetIndexers() X
+	AddIndexers(newIndexers X) error
+	List() []any
+}
+
+// mapsReaderOf wraps a store of either library: X and F are its Indexers
+// and IndexFunc types, write is how its kind writes a pod.
+func mapsReaderOf[X ~map[string]F, F ~func(any) ([]string, error)](s mapsIndexing[X], write func(op string, obj *v1.Pod)) mapsReader {
 	return mapsReader{
 		byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index, values: s.ListIndexFuncValues,
 		indexers: func() ([]string, bool) { return mapsNames(s.GetIndexers()) },
 		addIndexer: func(name string, nilFunc bool) error {
-			var fn cg.IndexFunc
+			var fn F
 			if !nilFunc {
 				fn = mapsAppIndex
 			}
-			return s.AddIndexers(cg.Indexers{name: fn})
+			return s.AddIndexers(X{name: fn})
 		},
-		write: func(op string, obj *v1.Pod) {
-			switch op {
-			case "Add":
-				s.Add(obj)
-			case "Update":
-				s.Update(obj)
-			case "Delete":
-				s.Delete(obj)
-			case "Replace":
-				s.Replace([]any{obj}, "7")
-			}
-		},
-		list: s.List,
+		write: write,
+		list:  s.List,
 	}
+}
+
+// mapsObjectWriter is the write API of a Store or Indexer of either library.
+type mapsObjectWriter interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	Replace(list []any, resourceVersion string) error
+}
+
+// mapsWriteObjects writes a pod into a Store or Indexer by op name.
+func mapsWriteObjects(s mapsObjectWriter) func(op string, obj *v1.Pod) {
+	return func(op string, obj *v1.Pod) {
+		switch op {
+		case "Add":
+			s.Add(obj)
+		case "Update":
+			s.Update(obj)
+		case "Delete":
+			s.Delete(obj)
+		case "Replace":
+			s.Replace([]any{obj}, "7")
+		}
+	}
+}
+
+// mapsKeyedWriter is the write API of a ThreadSafeStore of either library.
+type mapsKeyedWriter interface {
+	Add(key string, obj any)
+	Update(key string, obj any)
+	Delete(key string)
+	Replace(items map[string]any, resourceVersion string)
+}
+
+// mapsWriteKeyed writes a pod into a ThreadSafeStore by op name, under
+// its namespace/name key.
+func mapsWriteKeyed(s mapsKeyedWriter) func(op string, obj *v1.Pod) {
+	return func(op string, obj *v1.Pod) {
+		key := obj.Namespace + "/" + obj.Name
+		switch op {
+		case "Add":
+			s.Add(key, obj)
+		case "Update":
+			s.Update(key, obj)
+		case "Delete":
+			s.Delete(key)
+		case "Replace":
+			s.Replace(map[string]any{key: obj}, "7")
+		}
+	}
+}
+
+// mapsIndexerCG wraps a client-go Indexer.
+func mapsIndexerCG(s cg.Indexer) mapsReader {
+	return mapsReaderOf[cg.Indexers](s, mapsWriteObjects(s))
 }
 
 // mapsIndexerKC wraps a kcache Indexer.
 func mapsIndexerKC(s kc.Indexer) mapsReader {
-	return mapsReader{
-		byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index, values: s.ListIndexFuncValues,
-		indexers: func() ([]string, bool) { return mapsNames(s.GetIndexers()) },
-		addIndexer: func(name string, nilFunc bool) error {
-			var fn kc.IndexFunc
-			if !nilFunc {
-				fn = mapsAppIndex
-			}
-			return s.AddIndexers(kc.Indexers{name: fn})
-		},
-		write: func(op string, obj *v1.Pod) {
-			switch op {
-			case "Add":
-				s.Add(obj)
-			case "Update":
-				s.Update(obj)
-			case "Delete":
-				s.Delete(obj)
-			case "Replace":
-				s.Replace([]any{obj}, "7")
-			}
-		},
-		list: s.List,
-	}
+	return mapsReaderOf[kc.Indexers](s, mapsWriteObjects(s))
 }
 
 // mapsThreadSafeCG wraps a client-go ThreadSafeStore.
 func mapsThreadSafeCG(s cg.ThreadSafeStore) mapsReader {
-	return mapsReader{
-		byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index, values: s.ListIndexFuncValues,
-		indexers: func() ([]string, bool) { return mapsNames(s.GetIndexers()) },
-		addIndexer: func(name string, nilFunc bool) error {
-			var fn cg.IndexFunc
-			if !nilFunc {
-				fn = mapsAppIndex
-			}
-			return s.AddIndexers(cg.Indexers{name: fn})
-		},
-		write: func(op string, obj *v1.Pod) {
-			key := obj.Namespace + "/" + obj.Name
-			switch op {
-			case "Add":
-				s.Add(key, obj)
-			case "Update":
-				s.Update(key, obj)
-			case "Delete":
-				s.Delete(key)
-			case "Replace":
-				s.Replace(map[string]any{key: obj}, "7")
-			}
-		},
-		list: s.List,
-	}
+	return mapsReaderOf[cg.Indexers](s, mapsWriteKeyed(s))
 }
 
 // mapsThreadSafeKC wraps a kcache ThreadSafeStore.
 func mapsThreadSafeKC(s kc.ThreadSafeStore) mapsReader {
-	return mapsReader{
-		byIndex: s.ByIndex, indexKeys: s.IndexKeys, index: s.Index, values: s.ListIndexFuncValues,
-		indexers: func() ([]string, bool) { return mapsNames(s.GetIndexers()) },
-		addIndexer: func(name string, nilFunc bool) error {
-			var fn kc.IndexFunc
-			if !nilFunc {
-				fn = mapsAppIndex
-			}
-			return s.AddIndexers(kc.Indexers{name: fn})
-		},
-		write: func(op string, obj *v1.Pod) {
-			key := obj.Namespace + "/" + obj.Name
-			switch op {
-			case "Add":
-				s.Add(key, obj)
-			case "Update":
-				s.Update(key, obj)
-			case "Delete":
-				s.Delete(key)
-			case "Replace":
-				s.Replace(map[string]any{key: obj}, "7")
-			}
-		},
-		list: s.List,
-	}
+	return mapsReaderOf[kc.Indexers](s, mapsWriteKeyed(s))
 }
 
 // mapsReads prints every index read of names, nil and empty kept apart.
@@ -189,40 +175,8 @@ func mapsReads(r mapsReader, names ...string) string {
 // mapsStores builds a pair of stores of each kind from one Indexers
 // description: names mapped to true have a nil IndexFunc.
 func mapsStores(entries map[string]bool, indices map[string][]string) map[string][2]func() mapsReader {
-	cgIndexers := func() cg.Indexers {
-		out := cg.Indexers{}
-		for name, nilFunc := range entries {
-			out[name] = mapsAppIndex
-			if nilFunc {
-				out[name] = nil
-			}
-		}
-		return out
-	}
-	kcIndexers := func() kc.Indexers {
-		out := kc.Indexers{}
-		for name, nilFunc := range entries {
-			out[name] = mapsAppIndex
-			if nilFunc {
-				out[name] = nil
-			}
-		}
-		return out
-	}
-	cgIndices := func() cg.Indices {
-		out := cg.Indices{}
-		for name, keys := range indices {
-			out[name] = map[string]sets.Set[string]{"x": sets.New(keys...)}
-		}
-		return out
-	}
-	kcIndices := func() kc.Indices {
-		out := kc.Indices{}
-		for name, keys := range indices {
-			out[name] = map[string]sets.Set[string]{"x": sets.New(keys...)}
-		}
-		return out
-	}
+	cgIndexers, kcIndexers := mapsIndexersOf[cg.Indexers](entries), mapsIndexersOf[kc.Indexers](entries)
+	cgIndices, kcIndices := mapsIndicesOf[cg.Indices](indices), mapsIndicesOf[kc.Indices](indices)
 	return map[string][2]func() mapsReader{
 		"Indexer": {
 			func() mapsReader { return mapsIndexerCG(cg.NewIndexer(cg.MetaNamespaceKeyFunc, cgIndexers())) },
@@ -232,6 +186,33 @@ func mapsStores(entries map[string]bool, indices map[string][]string) map[string
 			func() mapsReader { return mapsThreadSafeCG(cg.NewThreadSafeStore(cgIndexers(), cgIndices())) },
 			func() mapsReader { return mapsThreadSafeKC(kc.NewThreadSafeStore(kcIndexers(), kcIndices())) },
 		},
+	}
+}
+
+// mapsIndexersOf returns a builder of one library's Indexers from an
+// Indexers description: names mapped to true have a nil IndexFunc.
+func mapsIndexersOf[X ~map[string]F, F ~func(any) ([]string, error)](entries map[string]bool) func() X {
+	return func() X {
+		out := X{}
+		for name, nilFunc := range entries {
+			out[name] = mapsAppIndex
+			if nilFunc {
+				out[name] = nil
+			}
+		}
+		return out
+	}
+}
+
+// mapsIndicesOf returns a builder of one library's Indices holding keys
+// under the value "x" of each index name.
+func mapsIndicesOf[M ~map[string]I, I ~map[string]sets.Set[string]](indices map[string][]string) func() M {
+	return func() M {
+		out := M{}
+		for name, keys := range indices {
+			out[name] = I{"x": sets.New(keys...)}
+		}
+		return out
 	}
 }
 
@@ -274,64 +255,52 @@ type nilIndexersCase struct {
 	cg, kc func() (int, bool)
 }
 
+// nilIndexersOf returns a case side: it calls get (the GetIndexers of a
+// store it builds) and reports the map's length and nil-ness.
+func nilIndexersOf[M ~map[string]F, F any](get func() M) func() (int, bool) {
+	return func() (int, bool) {
+		m := get()
+		return len(m), m == nil
+	}
+}
+
 // nilIndexersStoreCases are the stores built directly.
 func nilIndexersStoreCases() []nilIndexersCase {
 	return []nilIndexersCase{
 		{"NewIndexer(nil)",
-			func() (int, bool) {
-				m := cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers { return cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil).GetIndexers() }),
+			nilIndexersOf(func() kc.Indexers { return kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil).GetIndexers() })},
 		{"NewIndexer(nil) after AddIndexers of nothing",
-			func() (int, bool) {
-				s := cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil)
-				s.AddIndexers(nil)
-				s.AddIndexers(cg.Indexers{})
-				m := s.GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s := kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil)
-				s.AddIndexers(nil)
-				s.AddIndexers(kc.Indexers{})
-				m := s.GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers {
+				return nilIndexersAfterAdding[cg.Indexers](cg.NewIndexer(cg.MetaNamespaceKeyFunc, nil))
+			}),
+			nilIndexersOf(func() kc.Indexers {
+				return nilIndexersAfterAdding[kc.Indexers](kc.NewIndexer(kc.MetaNamespaceKeyFunc, nil))
+			})},
 		{"NewIndexer(Indexers{})",
-			func() (int, bool) {
-				m := cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{}).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{}).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers { return cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{}).GetIndexers() }),
+			nilIndexersOf(func() kc.Indexers { return kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{}).GetIndexers() })},
 		{"NewStore",
-			func() (int, bool) {
-				m := cg.NewStore(cg.MetaNamespaceKeyFunc).(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewStore(kc.MetaNamespaceKeyFunc).(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers { return cg.NewStore(cg.MetaNamespaceKeyFunc).(cg.Indexer).GetIndexers() }),
+			nilIndexersOf(func() kc.Indexers { return kc.NewStore(kc.MetaNamespaceKeyFunc).(kc.Indexer).GetIndexers() })},
 		{"NewThreadSafeStore(nil, nil)",
-			func() (int, bool) { m := cg.NewThreadSafeStore(nil, nil).GetIndexers(); return len(m), m == nil },
-			func() (int, bool) { m := kc.NewThreadSafeStore(nil, nil).GetIndexers(); return len(m), m == nil }},
+			nilIndexersOf(func() cg.Indexers { return cg.NewThreadSafeStore(nil, nil).GetIndexers() }),
+			nilIndexersOf(func() kc.Indexers { return kc.NewThreadSafeStore(nil, nil).GetIndexers() })},
 		{"NewThreadSafeStore(Indexers{}, Indices{})",
-			func() (int, bool) {
-				m := cg.NewThreadSafeStore(cg.Indexers{}, cg.Indices{}).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewThreadSafeStore(kc.Indexers{}, kc.Indices{}).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers { return cg.NewThreadSafeStore(cg.Indexers{}, cg.Indices{}).GetIndexers() }),
+			nilIndexersOf(func() kc.Indexers { return kc.NewThreadSafeStore(kc.Indexers{}, kc.Indices{}).GetIndexers() })},
 	}
+}
+
+// nilIndexersAfterAdding calls s.AddIndexers with nil and with an empty
+// map, and returns GetIndexers then.
+func nilIndexersAfterAdding[X ~map[string]F, F any](s interface {
+	AddIndexers(X) error
+	GetIndexers() X
+}) X {
+	s.AddIndexers(nil)
+	s.AddIndexers(X{})
+	return s.GetIndexers()
 }
 
 // nilIndexersInformerCases are the stores of shared informers.
@@ -339,85 +308,64 @@ func nilIndexersInformerCases() []nilIndexersCase {
 	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
 	return []nilIndexersCase{
 		{"NewSharedIndexInformerWithOptions without Indexers",
-			func() (int, bool) {
-				m := cg.NewSharedIndexInformerWithOptions(lwCG, &v1.Pod{}, cg.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewSharedIndexInformerWithOptions(lwKC, &v1.Pod{}, kc.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers {
+				return cg.NewSharedIndexInformerWithOptions(lwCG, &v1.Pod{}, cg.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
+			}),
+			nilIndexersOf(func() kc.Indexers {
+				return kc.NewSharedIndexInformerWithOptions(lwKC, &v1.Pod{}, kc.SharedIndexInformerOptions{}).GetIndexer().GetIndexers()
+			})},
 		{"NewSharedInformer",
-			func() (int, bool) {
-				m := cg.NewSharedInformer(lwCG, &v1.Pod{}, 0).GetStore().(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				m := kc.NewSharedInformer(lwKC, &v1.Pod{}, 0).GetStore().(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOf(func() cg.Indexers {
+				return cg.NewSharedInformer(lwCG, &v1.Pod{}, 0).GetStore().(cg.Indexer).GetIndexers()
+			}),
+			nilIndexersOf(func() kc.Indexers {
+				return kc.NewSharedInformer(lwKC, &v1.Pod{}, 0).GetStore().(kc.Indexer).GetIndexers()
+			})},
 	}
+}
+
+// nilIndexersOfStore is nilIndexersOf for a constructor that returns a
+// Store (of the NewInformer family) and a controller: the Store's
+// GetIndexers, it being an Indexer.
+func nilIndexersOfStore[X ~map[string]F, F any, S, C any](build func() (S, C)) func() (int, bool) {
+	return nilIndexersOf(func() X {
+		s, _ := build()
+		return any(s).(interface{ GetIndexers() X }).GetIndexers()
+	})
 }
 
 // nilIndexersOldInformerCases are the stores of the NewInformer family.
 func nilIndexersOldInformerCases() []nilIndexersCase {
 	lwCG, lwKC := &cg.ListWatch{}, &kc.ListWatch{}
+	cgH, kcH := cg.ResourceEventHandlerFuncs{}, kc.ResourceEventHandlerFuncs{}
 	return []nilIndexersCase{
 		{"NewInformer",
-			func() (int, bool) {
-				s, _ := cg.NewInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{})
-				m := s.(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s, _ := kc.NewInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{})
-				m := s.(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOfStore[cg.Indexers](func() (cg.Store, cg.Controller) { return cg.NewInformer(lwCG, &v1.Pod{}, 0, cgH) }),
+			nilIndexersOfStore[kc.Indexers](func() (kc.Store, kc.Controller) { return kc.NewInformer(lwKC, &v1.Pod{}, 0, kcH) })},
 		{"NewTransformingInformer",
-			func() (int, bool) {
-				s, _ := cg.NewTransformingInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil)
-				m := s.(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s, _ := kc.NewTransformingInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{}, nil)
-				m := s.(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOfStore[cg.Indexers](func() (cg.Store, cg.Controller) {
+				return cg.NewTransformingInformer(lwCG, &v1.Pod{}, 0, cgH, nil)
+			}),
+			nilIndexersOfStore[kc.Indexers](func() (kc.Store, kc.Controller) {
+				return kc.NewTransformingInformer(lwKC, &v1.Pod{}, 0, kcH, nil)
+			})},
 		{"NewInformerWithOptions without Indexers",
-			func() (int, bool) {
-				s, _ := cg.NewInformerWithOptions(cg.InformerOptions{ListerWatcher: lwCG, ObjectType: &v1.Pod{}, Handler: cg.ResourceEventHandlerFuncs{}})
-				m := s.(cg.Indexer).GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s, _ := kc.NewInformerWithOptions(kc.InformerOptions{ListerWatcher: lwKC, ObjectType: &v1.Pod{}, Handler: kc.ResourceEventHandlerFuncs{}})
-				m := s.(kc.Indexer).GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOfStore[cg.Indexers](func() (cg.Store, cg.Controller) {
+				return cg.NewInformerWithOptions(cg.InformerOptions{ListerWatcher: lwCG, ObjectType: &v1.Pod{}, Handler: cgH})
+			}),
+			nilIndexersOfStore[kc.Indexers](func() (kc.Store, kc.Controller) {
+				return kc.NewInformerWithOptions(kc.InformerOptions{ListerWatcher: lwKC, ObjectType: &v1.Pod{}, Handler: kcH})
+			})},
 		{"NewTransformingIndexerInformer(nil)",
-			func() (int, bool) {
-				s, _ := cg.NewTransformingIndexerInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil, nil)
-				m := s.GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s, _ := kc.NewTransformingIndexerInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{}, nil, nil)
-				m := s.GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOfStore[cg.Indexers](func() (cg.Indexer, cg.Controller) {
+				return cg.NewTransformingIndexerInformer(lwCG, &v1.Pod{}, 0, cgH, nil, nil)
+			}),
+			nilIndexersOfStore[kc.Indexers](func() (kc.Indexer, kc.Controller) {
+				return kc.NewTransformingIndexerInformer(lwKC, &v1.Pod{}, 0, kcH, nil, nil)
+			})},
 		{"NewIndexerInformer(nil)",
-			func() (int, bool) {
-				s, _ := cg.NewIndexerInformer(lwCG, &v1.Pod{}, 0, cg.ResourceEventHandlerFuncs{}, nil)
-				m := s.GetIndexers()
-				return len(m), m == nil
-			},
-			func() (int, bool) {
-				s, _ := kc.NewIndexerInformer(lwKC, &v1.Pod{}, 0, kc.ResourceEventHandlerFuncs{}, nil)
-				m := s.GetIndexers()
-				return len(m), m == nil
-			}},
+			nilIndexersOfStore[cg.Indexers](func() (cg.Indexer, cg.Controller) { return cg.NewIndexerInformer(lwCG, &v1.Pod{}, 0, cgH, nil) }),
+			nilIndexersOfStore[kc.Indexers](func() (kc.Indexer, kc.Controller) { return kc.NewIndexerInformer(lwKC, &v1.Pod{}, 0, kcH, nil) })},
 	}
 }
 
@@ -507,30 +455,28 @@ func mapsEditFunc(fn string) func(any) ([]string, error) {
 func mapsEditableStore(lib, kind string) (mapsReader, func(name, fn string)) {
 	if lib == "cg" {
 		m := cg.Indexers{"app": mapsAppIndex}
-		edit := func(name, fn string) {
-			if fn == "" {
-				delete(m, name)
-			} else {
-				m[name] = mapsEditFunc(fn)
-			}
-		}
 		if kind == "Indexer" {
-			return mapsIndexerCG(cg.NewIndexer(cg.MetaNamespaceKeyFunc, m)), edit
+			return mapsIndexerCG(cg.NewIndexer(cg.MetaNamespaceKeyFunc, m)), mapsEditor(m)
 		}
-		return mapsThreadSafeCG(cg.NewThreadSafeStore(m, cg.Indices{})), edit
+		return mapsThreadSafeCG(cg.NewThreadSafeStore(m, cg.Indices{})), mapsEditor(m)
 	}
 	m := kc.Indexers{"app": mapsAppIndex}
-	edit := func(name, fn string) {
+	if kind == "Indexer" {
+		return mapsIndexerKC(kc.NewIndexer(kc.MetaNamespaceKeyFunc, m)), mapsEditor(m)
+	}
+	return mapsThreadSafeKC(kc.NewThreadSafeStore(m, kc.Indices{})), mapsEditor(m)
+}
+
+// mapsEditor returns a function that edits m, an Indexers map of either
+// library, directly: fn "" deletes the entry, else sets the function it names.
+func mapsEditor[X ~map[string]F, F ~func(any) ([]string, error)](m X) func(name, fn string) {
+	return func(name, fn string) {
 		if fn == "" {
 			delete(m, name)
 		} else {
 			m[name] = mapsEditFunc(fn)
 		}
 	}
-	if kind == "Indexer" {
-		return mapsIndexerKC(kc.NewIndexer(kc.MetaNamespaceKeyFunc, m)), edit
-	}
-	return mapsThreadSafeKC(kc.NewThreadSafeStore(m, kc.Indices{})), edit
 }
 
 // mapsEditedTrace builds a store of the given kind over a map with "app",

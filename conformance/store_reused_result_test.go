@@ -7,10 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	kc "github.com/kcache-go/cache"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	cg "k8s.io/client-go/tools/cache"
 )
 
 // An IndexFunc that hands back the same slice on every call, overwriting
@@ -119,166 +117,93 @@ func storeErrSuffix(err error) string {
 	return "(" + err.Error() + ")"
 }
 
-// newReusedSideCG builds client-go's side: kind is "Indexer" or
-// "ThreadSafeStore", reuse the reusingIndexFunc kind; shared puts one
-// reusing function under both initial index names.
-func newReusedSideCG(kind, reuse string, shared bool) reusedSide {
+// newReusedSide builds lib's side: kind is "Indexer" or "ThreadSafeStore",
+// reuse the reusingIndexFunc kind; shared puts one reusing function under
+// both initial index names.
+func newReusedSide(lib storeLib, kind, reuse string, shared bool) reusedSide {
 	first := reusingIndexFunc(reuse)
 	second := reusingIndexFunc(reuse)
 	if shared {
 		second = first
 	}
-	indexers := cg.Indexers{"tags": first, "tags-2": second}
+	build := storeBuild{indexers: func([]string) storeIndexFuncs { return storeIndexFuncs{"tags": first, "tags-2": second} }}
 	if kind == "Indexer" {
-		return reusedIndexerCG(indexers, reuse)
+		ix := lib.build(storeRow{Kind: "indexer", KeyFunc: "MetaNamespaceKeyFunc", Indexers: []string{"tags", "tags-2"}}, build).(storeIndexer)
+		return reusedSideOf(lib, ix, reuse, func(op reusedOp) { reusedWriteIndexer(lib, ix, op) })
 	}
-	return reusedThreadSafeCG(indexers, reuse)
+	ts := lib.build(storeRow{Kind: "threadSafeStore", Indexers: []string{"tags", "tags-2"}}, build).(storeThreadSafe)
+	return reusedSideOf(lib, ts, reuse, func(op reusedOp) { reusedWriteThreadSafe(lib, ts, op) })
 }
 
-// reusedIndexerCG is the Indexer side of newReusedSideCG.
-func reusedIndexerCG(indexers cg.Indexers, reuse string) reusedSide {
-	var s reusedSide
-	ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, indexers)
-	s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
-	s.apply = func(op reusedOp, added int) {
-		switch op.kind {
-		case "Add":
-			ix.Add(reusedPod(op.name, op.tags))
-		case "Update":
-			ix.Update(reusedPod(op.name, op.tags))
-		case "Delete":
-			ix.Delete(reusedPod(op.name, op.tags))
-		case "Replace":
-			var list []any
-			for _, p := range op.batch {
-				list = append(list, reusedPod(p[0], p[1]))
+// reusedSideOf is the side over subject, lib's Indexer or ThreadSafeStore:
+// write applies the writes, AddIndexers adds a reusing function.
+func reusedSideOf(lib storeLib, subject storeIndexReader, reuse string, write func(op reusedOp)) reusedSide {
+	return reusedSide{
+		values:    subject.ListIndexFuncValues,
+		indexKeys: subject.IndexKeys,
+		apply: func(op reusedOp, added int) {
+			if op.kind != "AddIndexers" {
+				write(op)
+				return
 			}
-			ix.Replace(list, "1")
-		case "Transaction":
-			var txns []cg.Transaction
-			for i, p := range op.batch {
-				typ := []cg.TransactionType{cg.TransactionTypeUpdate, cg.TransactionTypeAdd, cg.TransactionTypeDelete}[i%3]
-				txns = append(txns, cg.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
-			}
-			ix.(cg.TransactionStore).Transaction(txns...)
-		case "AddIndexers":
-			ix.AddIndexers(cg.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
+			lib.addIndexers(subject, storeIndexFuncs{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
+		},
+	}
+}
+
+// reusedTxns are the transactions of a batch: Update, Add and Delete in turn.
+func reusedTxns(batch [][2]string) []storeTxn {
+	var txns []storeTxn
+	for i, p := range batch {
+		typ := []string{"Update", "Add", "Delete"}[i%3]
+		txns = append(txns, storeTxn{Type: typ, Obj: reusedPod(p[0], p[1]), Key: p[0]})
+	}
+	return txns
+}
+
+// reusedWriteIndexer applies a write other than AddIndexers to lib's Indexer.
+func reusedWriteIndexer(lib storeLib, ix storeIndexer, op reusedOp) {
+	switch op.kind {
+	case "Add":
+		ix.Add(reusedPod(op.name, op.tags))
+	case "Update":
+		ix.Update(reusedPod(op.name, op.tags))
+	case "Delete":
+		ix.Delete(reusedPod(op.name, op.tags))
+	case "Replace":
+		var list []any
+		for _, p := range op.batch {
+			list = append(list, reusedPod(p[0], p[1]))
+		}
+		ix.Replace(list, "1")
+	case "Transaction":
+		if _, ok := lib.transact(ix, reusedTxns(op.batch), func(obj any) any { return obj }); !ok {
+			panic("not a TransactionStore")
 		}
 	}
-	return s
 }
 
-// reusedThreadSafeCG is the ThreadSafeStore side of newReusedSideCG.
-func reusedThreadSafeCG(indexers cg.Indexers, reuse string) reusedSide {
-	var s reusedSide
-	ts := cg.NewThreadSafeStore(indexers, cg.Indices{})
-	s.values, s.indexKeys = ts.ListIndexFuncValues, ts.IndexKeys
-	s.apply = func(op reusedOp, added int) {
-		switch op.kind {
-		case "Add":
-			ts.Add(op.name, reusedPod(op.name, op.tags))
-		case "Update":
-			ts.Update(op.name, reusedPod(op.name, op.tags))
-		case "Delete":
-			ts.Delete(op.name)
-		case "Replace":
-			items := map[string]any{}
-			for _, p := range op.batch {
-				items[p[0]] = reusedPod(p[0], p[1])
-			}
-			ts.Replace(items, "1")
-		case "Transaction":
-			var txns []cg.ThreadSafeStoreTransaction
-			for i, p := range op.batch {
-				typ := []cg.TransactionType{cg.TransactionTypeUpdate, cg.TransactionTypeAdd, cg.TransactionTypeDelete}[i%3]
-				txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Object: reusedPod(p[0], p[1]), Type: typ}, Key: p[0]})
-			}
-			ts.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
-		case "AddIndexers":
-			ts.AddIndexers(cg.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
+// reusedWriteThreadSafe applies a write other than AddIndexers to lib's
+// ThreadSafeStore.
+func reusedWriteThreadSafe(lib storeLib, ts storeThreadSafe, op reusedOp) {
+	switch op.kind {
+	case "Add":
+		ts.Add(op.name, reusedPod(op.name, op.tags))
+	case "Update":
+		ts.Update(op.name, reusedPod(op.name, op.tags))
+	case "Delete":
+		ts.Delete(op.name)
+	case "Replace":
+		items := map[string]any{}
+		for _, p := range op.batch {
+			items[p[0]] = reusedPod(p[0], p[1])
+		}
+		ts.Replace(items, "1")
+	case "Transaction":
+		if !lib.transactThreadSafe(ts, reusedTxns(op.batch), func(obj any) any { return obj }) {
+			panic("not a ThreadSafeStoreWithTransaction")
 		}
 	}
-	return s
-}
-
-// newReusedSideKC is newReusedSideCG for kcache.
-func newReusedSideKC(kind, reuse string, shared bool) reusedSide {
-	first := reusingIndexFunc(reuse)
-	second := reusingIndexFunc(reuse)
-	if shared {
-		second = first
-	}
-	indexers := kc.Indexers{"tags": first, "tags-2": second}
-	if kind == "Indexer" {
-		return reusedIndexerKC(indexers, reuse)
-	}
-	return reusedThreadSafeKC(indexers, reuse)
-}
-
-// reusedIndexerKC is the Indexer side of newReusedSideKC.
-func reusedIndexerKC(indexers kc.Indexers, reuse string) reusedSide {
-	var s reusedSide
-	ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, indexers)
-	s.values, s.indexKeys = ix.ListIndexFuncValues, ix.IndexKeys
-	s.apply = func(op reusedOp, added int) {
-		switch op.kind {
-		case "Add":
-			ix.Add(reusedPod(op.name, op.tags))
-		case "Update":
-			ix.Update(reusedPod(op.name, op.tags))
-		case "Delete":
-			ix.Delete(reusedPod(op.name, op.tags))
-		case "Replace":
-			var list []any
-			for _, p := range op.batch {
-				list = append(list, reusedPod(p[0], p[1]))
-			}
-			ix.Replace(list, "1")
-		case "Transaction":
-			var txns []kc.Transaction
-			for i, p := range op.batch {
-				typ := []kc.TransactionType{kc.TransactionTypeUpdate, kc.TransactionTypeAdd, kc.TransactionTypeDelete}[i%3]
-				txns = append(txns, kc.Transaction{Object: reusedPod(p[0], p[1]), Type: typ})
-			}
-			ix.(kc.TransactionStore).Transaction(txns...)
-		case "AddIndexers":
-			ix.AddIndexers(kc.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
-		}
-	}
-	return s
-}
-
-// reusedThreadSafeKC is the ThreadSafeStore side of newReusedSideKC.
-func reusedThreadSafeKC(indexers kc.Indexers, reuse string) reusedSide {
-	var s reusedSide
-	ts := kc.NewThreadSafeStore(indexers, kc.Indices{})
-	s.values, s.indexKeys = ts.ListIndexFuncValues, ts.IndexKeys
-	s.apply = func(op reusedOp, added int) {
-		switch op.kind {
-		case "Add":
-			ts.Add(op.name, reusedPod(op.name, op.tags))
-		case "Update":
-			ts.Update(op.name, reusedPod(op.name, op.tags))
-		case "Delete":
-			ts.Delete(op.name)
-		case "Replace":
-			items := map[string]any{}
-			for _, p := range op.batch {
-				items[p[0]] = reusedPod(p[0], p[1])
-			}
-			ts.Replace(items, "1")
-		case "Transaction":
-			var txns []kc.ThreadSafeStoreTransaction
-			for i, p := range op.batch {
-				typ := []kc.TransactionType{kc.TransactionTypeUpdate, kc.TransactionTypeAdd, kc.TransactionTypeDelete}[i%3]
-				txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Object: reusedPod(p[0], p[1]), Type: typ}, Key: p[0]})
-			}
-			ts.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
-		case "AddIndexers":
-			ts.AddIndexers(kc.Indexers{fmt.Sprint("added-", added): reusingIndexFunc(reuse)})
-		}
-	}
-	return s
 }
 
 // TestAnIndexFuncThatReusesItsResultSliceGivesClientGosIndexContent plays
@@ -293,7 +218,7 @@ func TestAnIndexFuncThatReusesItsResultSliceGivesClientGosIndexContent(t *testin
 			for _, shared := range []bool{false, true} {
 				for seed := int64(1); seed <= 25; seed++ {
 					t.Run(fmt.Sprintf("%s/%s/shared=%v/seed=%d", kind, reuse, shared, seed), func(t *testing.T) {
-						playReused(t, seed, newReusedSideCG(kind, reuse, shared), newReusedSideKC(kind, reuse, shared))
+						playReused(t, seed, newReusedSide(storeClientGo{}, kind, reuse, shared), newReusedSide(storeKCache{}, kind, reuse, shared))
 					})
 				}
 			}
