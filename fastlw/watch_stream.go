@@ -113,7 +113,7 @@ func (s *orderedStream) read() {
 	for range s.workers {
 		go s.decodeFrames(decoding)
 	}
-	frames := streaming.NewDecoder(bufferedBody{buffered, s.body}, frameCapture{})
+	frames := streaming.NewDecoder(decoding.framer.NewFrameReader(bufferedBody{buffered, s.body}), frameCapture{})
 	for s.takeToken() {
 		obj, _, err := frames.Decode(nil, nil)
 		if err != nil {
