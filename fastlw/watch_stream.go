@@ -125,7 +125,16 @@ func (s *orderedStream) read() {
 		s.pending <- slot
 		s.work <- slot
 	}
-	s.endErr = errStreamClosed
+	s.endErr = s.closedError()
+}
+
+// closedError returns the error a read of the closed body gives (what the
+// plain path's decoder would meet), errStreamClosed if it gives none.
+func (s *orderedStream) closedError() error {
+	if _, err := s.body.Read(make([]byte, 1)); err != nil {
+		return err
+	}
+	return errStreamClosed
 }
 
 // takeToken waits for room for one more frame; false once the stream is
