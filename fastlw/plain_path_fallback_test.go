@@ -96,9 +96,9 @@ func watchRequests(f *fakeAPIServer) int {
 // quarter of a worker's share, at most MaxInFlight/Workers items.
 func TestListItemsDecodeInChunksOnTheWorkers(t *testing.T) {
 	tests := []struct {
-		name                      string
+		name                       string
 		pods, workers, maxInFlight int
-		wantDecodes               int64
+		wantDecodes                int64
 	}{
 		{name: "seven pods, two workers: one pod a chunk", pods: 7, workers: 2, wantDecodes: 1 + 7},
 		{name: "forty pods, two workers: five pods a chunk", pods: 40, workers: 2, wantDecodes: 1 + 8},
