@@ -125,4 +125,3 @@ func requireListPaths(t *testing.T, f *fakeAPIServer, watchList bool) {
 		t.Fatalf("the server saw %d list requests and %d WatchLists (WatchList %v)", pages, initial, watchList)
 	}
 }
-
