@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/fastlw"
@@ -66,24 +67,31 @@ func TestListGivesThePlainPathsPagesAndErrors(t *testing.T) {
 			sc: scenario{pods: newPods(2), tableList: true}, wantErr: true},
 	}
 	for _, tt := range tests {
-		formats := tt.formats
-		if formats == nil {
-			formats = []string{"json", "protobuf"}
-		}
-		for _, format := range formats {
-			t.Run(tt.name+"/"+format, func(t *testing.T) {
-				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-				env := startEnv(tt.sc)
-				defer env.close()
-				client := env.client(t, format)
-				plain := listAll(t.Context(), cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tt.options)
-				fast := listAll(t.Context(), fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), tt.options)
-				requireSameOutcomes(t, plain, fast)
-				if got := plain[len(plain)-1].err != nil; got != tt.wantErr {
-					t.Fatalf("plain path error = %v, want an error: %v", plain[len(plain)-1].err, tt.wantErr)
-				}
-			})
-		}
+		inEachFormat(t, tt.name, tt.formats, tt.sc, func(t *testing.T, client rest.Interface) {
+			plain := listAll(t.Context(), cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tt.options)
+			fast := listAll(t.Context(), fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), tt.options)
+			requireSameOutcomes(t, plain, fast)
+			if got := plain[len(plain)-1].err != nil; got != tt.wantErr {
+				t.Fatalf("plain path error = %v, want an error: %v", plain[len(plain)-1].err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// inEachFormat runs test as a subtest per format (JSON and protobuf when
+// formats is nil), each against its own fake apiserver for sc, checking
+// that no goroutine is left.
+func inEachFormat(t *testing.T, name string, formats []string, sc scenario, test func(t *testing.T, client rest.Interface)) {
+	if formats == nil {
+		formats = []string{"json", "protobuf"}
+	}
+	for _, format := range formats {
+		t.Run(name+"/"+format, func(t *testing.T) {
+			defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+			env := startEnv(sc)
+			defer env.close()
+			test(t, env.client(t, format))
+		})
 	}
 }
 

@@ -6,13 +6,13 @@ import (
 	"strconv"
 	"testing"
 
-	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	cache "github.com/kcache-go/cache"
@@ -123,23 +123,12 @@ var watchCases = []struct {
 // versions, Error events' statuses) and the same errors.
 func TestWatchGivesThePlainPathsEventsAndErrors(t *testing.T) {
 	for _, tt := range watchCases {
-		formats := tt.formats
-		if formats == nil {
-			formats = []string{"json", "protobuf"}
-		}
-		for _, format := range formats {
-			t.Run(tt.name+"/"+format, func(t *testing.T) {
-				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-				env := startEnv(tt.sc)
-				defer env.close()
-				client := env.client(t, format)
-				cfg := tt.cfg
-				cfg.Client, cfg.Resource, cfg.Namespace = client, "pods", "ns"
-				plain := watchAll(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tt.options)
-				fast := watchAll(t, fastlw.New(cfg), tt.options)
-				requireSameWatch(t, plain, fast)
-			})
-		}
+		inEachFormat(t, tt.name, tt.formats, tt.sc, func(t *testing.T, client rest.Interface) {
+			cfg := tt.cfg
+			cfg.Client, cfg.Resource, cfg.Namespace = client, "pods", "ns"
+			plain := watchAll(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tt.options)
+			requireSameWatch(t, plain, watchAll(t, fastlw.New(cfg), tt.options))
+		})
 	}
 }
 
