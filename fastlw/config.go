@@ -1,0 +1,88 @@
+package fastlw
+
+import (
+	"runtime"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+)
+
+// Config says what a ListerWatcher lists and watches and how it decodes.
+type Config struct {
+	// Client is the caller's own REST client (for example
+	// clientset.CoreV1().RESTClient()). Every request goes through it, with
+	// its Accept header, rate limiter, retries and warning handler; the
+	// ListerWatcher never asks for another format. Required.
+	Client rest.Interface
+	// Resource is the plural resource name, e.g. "pods". Required.
+	Resource string
+	// Namespace scopes the requests; metav1.NamespaceAll for every namespace.
+	Namespace string
+	// OptionsModifier, when set, adjusts the options of every request (set
+	// selectors here), as NewFilteredListWatchFromClient's does.
+	OptionsModifier func(options *metav1.ListOptions)
+	// Serializer decodes the responses; it must decode what Client decodes
+	// (ClientsetSerializer for a typed clientset). A media type it has no
+	// serializer (or, for watches, no stream serializer) for is served by
+	// the plain path. Nil means ClientsetSerializer().
+	Serializer k8sruntime.NegotiatedSerializer
+	// Workers is the number of goroutines that decode one page or one
+	// stream. Zero means GOMAXPROCS.
+	Workers int
+	// MaxInFlight bounds the watch frames read but not yet handed to the
+	// consumer, and the list items decoding at once. Zero means 64 per
+	// worker.
+	MaxInFlight int
+}
+
+// ClientsetSerializer returns the serializer of the typed clientset
+// (k8s.io/client-go/kubernetes): client-go's scheme codecs without
+// conversion, which read JSON, protobuf and CBOR, with stream serializers for
+// watches.
+func ClientsetSerializer() k8sruntime.NegotiatedSerializer {
+	return scheme.Codecs.WithoutConversion()
+}
+
+// NewFromClient returns a ListerWatcher over resource in namespace through
+// c, restricted by fieldSelector, which replaces any field selector of the
+// caller's options: the parameters of cache.NewListWatchFromClient, plus
+// the serializer (nil: ClientsetSerializer()). Like NewListWatchFromClient,
+// a nil fieldSelector panics on the first request.
+func NewFromClient(c rest.Interface, resource, namespace string, fieldSelector fields.Selector, serializer k8sruntime.NegotiatedSerializer) *ListerWatcher {
+	return New(Config{
+		Client:     c,
+		Resource:   resource,
+		Namespace:  namespace,
+		Serializer: serializer,
+		OptionsModifier: func(options *metav1.ListOptions) {
+			options.FieldSelector = fieldSelector.String()
+		},
+	})
+}
+
+// New returns a ListerWatcher for cfg. It panics when cfg has no Client or
+// no Resource, or a negative Workers or MaxInFlight.
+func New(cfg Config) *ListerWatcher {
+	if cfg.Client == nil || cfg.Resource == "" {
+		panic("fastlw.New: Config.Client and Config.Resource are required")
+	}
+	if cfg.Workers < 0 || cfg.MaxInFlight < 0 {
+		panic("fastlw.New: Config.Workers and Config.MaxInFlight must not be negative")
+	}
+	if cfg.Serializer == nil {
+		cfg.Serializer = ClientsetSerializer()
+	}
+	if cfg.Workers == 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxInFlight == 0 {
+		cfg.MaxInFlight = 64 * cfg.Workers
+	}
+	if cfg.OptionsModifier == nil {
+		cfg.OptionsModifier = func(*metav1.ListOptions) {}
+	}
+	return &ListerWatcher{cfg: cfg}
+}

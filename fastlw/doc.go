@@ -1,0 +1,65 @@
+// Package fastlw is a kcache ListerWatcher that takes decoding off the
+// critical path of an informer's sync.
+//
+// With cache.NewListWatchFromClient (and client-go's typed clients) a paged
+// LIST decodes a page only once the whole page has arrived and asks for the
+// next page only once it is decoded, and a watch or WatchList stream is
+// decoded frame by frame on the one goroutine that reads it: the cache waits
+// on the network and the network on the decoder. A fastlw.ListerWatcher
+// issues the same requests through the caller's own REST client (so the
+// same Accept header, rate limiter, retries and warning handler; it never
+// asks the server for another format) and reads the raw responses:
+//
+//   - A list page is cut, without decoding, into its skeleton (the list
+//     without its items: kind, resourceVersion, continue token) and its
+//     items. The skeleton decodes first; when it carries a continue token,
+//     the page a pager asks for next (the same options with that token and
+//     no resource version) is requested at once, while this page's items
+//     decode in chunks on up to Workers goroutines into one slice. The next
+//     List call with exactly those options takes the prefetched response;
+//     any other call, and any Watch, drops it (cancelling the request and
+//     waiting for its goroutine).
+//   - A watch stream (a WatchList too) is split into frames by the
+//     serializer's own framer on one reader goroutine; the frames decode on
+//     up to Workers goroutines, each with client-go's exported watch event
+//     decoder, and are handed out in stream order through apimachinery's
+//     StreamWatcher, so Stop, the end of the stream, and decoding errors (an
+//     Error event) behave as on the plain path.
+//
+// Order: list items land at their own index of the page's Items slice and
+// a page is returned whole; watch frames are numbered by the reader and
+// returned strictly in that order, whichever worker finishes first.
+//
+// Memory: a watch holds at most MaxInFlight frames between the reader and
+// the consumer (a frame takes a slot before it is read and gives it back
+// when the consumer takes its event), so a slow consumer stops the reading
+// as on the plain path, MaxInFlight frames later. A list page is held raw
+// while it decodes, as on the plain path, plus one chunk per worker and at
+// most one prefetched page. A prefetch whose List call never comes (the
+// consumer gave up paging) ends with its context, or completes and is held
+// until the next call.
+//
+// Semantics: every answer is the plain path's. Errors (API errors, 410
+// Gone for an expired continue token or a too old resource version, 406,
+// a cut body) come from the same rest.Result as they would on the plain
+// path, as the same *errors.StatusError; a Status in a watch stream is the
+// same Error event; a Table (the media type has parameters, or the body has
+// no items) is decoded by the plain path, so the Reflector refuses it as
+// before; timeoutSeconds and the context go with the request. Anything
+// fastlw cannot serve goes through the plain path: a list response it
+// cannot cut or decode (Result.Get), a serializer with no stream
+// serializers (Request.Watch), a stream whose first byte names a format the
+// serializer cannot stream (the stream is closed and Request.Watch's events
+// are relayed).
+//
+// Use it wherever a ListerWatcher goes, for example with an informer:
+//
+//	client := clientset.CoreV1().RESTClient()
+//	lw := fastlw.NewFromClient(client, "pods", metav1.NamespaceAll, fields.Everything(), fastlw.ClientsetSerializer())
+//	informer := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{})
+//
+// or with fastlw.New(fastlw.Config{...}) for an options modifier (label
+// selectors), the number of workers and the in-flight bound. The serializer
+// must decode what the client decodes: ClientsetSerializer for the typed
+// clientset.
+package fastlw

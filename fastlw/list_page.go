@@ -1,0 +1,104 @@
+package fastlw
+
+import (
+	"context"
+	"mime"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+)
+
+// splitList is a list page cut at its items, without decoding: the rest of
+// the page (the skeleton: kind, metadata, ...) and the items, each a
+// decodable list holding a run of them.
+type splitList interface {
+	// skeleton returns the page without its items, decodable as the page.
+	skeleton() []byte
+	// len returns the number of items.
+	len() int
+	// chunk returns a list of the page's kind holding items [from, to).
+	chunk(from, to int) []byte
+}
+
+// decodePage turns a list response into what Result.Get returns. A page it
+// can split (a 2xx body of a media type it knows, holding items, that the
+// configured serializer reads) is decoded here: the skeleton first, so the
+// next page is requested (for options, as the pager asks) before the items
+// decode on the workers. Anything else, and any failure to decode a split
+// page, is answered by result.Get(): the plain path, with its own object or
+// error.
+func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOptions, result rest.Result) (runtime.Object, error) {
+	page, decoder, ok := lw.split(result)
+	if !ok {
+		return result.Get()
+	}
+	list, err := runtime.Decode(decoder, page.skeleton())
+	if err != nil {
+		return result.Get()
+	}
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		return result.Get()
+	}
+	if token := listMeta.GetContinue(); token != "" {
+		lw.startPrefetch(ctx, options, token)
+	}
+	if !lw.decodeItems(decoder, page, list) {
+		lw.dropPrefetched()
+		return result.Get()
+	}
+	return list, nil
+}
+
+// split cuts a successful response's body by its media type and returns
+// the configured serializer's decoder for it; false when the response is an
+// error, its media type has parameters other than charset=utf-8 (a Table,
+// say), the serializer does not read it, or the body is no list with items
+// of a known shape.
+func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, bool) {
+	body, err := result.Raw()
+	if err != nil || len(body) == 0 {
+		return nil, nil, false
+	}
+	var contentType string
+	result.ContentType(&contentType)
+	mediaType, ok := plainMediaType(contentType)
+	if !ok {
+		return nil, nil, false
+	}
+	info, ok := runtime.SerializerInfoForMediaType(lw.cfg.Serializer.SupportedMediaTypes(), mediaType)
+	if !ok || info.Serializer == nil {
+		return nil, nil, false
+	}
+	var page splitList
+	switch mediaType {
+	case runtime.ContentTypeJSON:
+		page, ok = splitJSONList(body)
+	case runtime.ContentTypeProtobuf:
+		page, ok = splitProtobufList(body)
+	default:
+		ok = false
+	}
+	if !ok {
+		return nil, nil, false
+	}
+	return page, lw.cfg.Serializer.DecoderToVersion(info.Serializer, lw.cfg.Client.APIVersion()), true
+}
+
+// plainMediaType returns the media type of a Content-Type header when it
+// has no parameter but charset=utf-8.
+func plainMediaType(contentType string) (string, bool) {
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return "", false
+	}
+	for name, value := range params {
+		if name != "charset" || !strings.EqualFold(value, "utf-8") {
+			return "", false
+		}
+	}
+	return mediaType, true
+}

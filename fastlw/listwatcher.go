@@ -1,0 +1,87 @@
+package fastlw
+
+import (
+	"context"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
+
+	cache "github.com/kcache-go/cache"
+)
+
+// ListerWatcher lists and watches one resource through a REST client,
+// decoding off the critical path (see the package documentation). It is a
+// cache.ListerWatcher and a cache.ListerWatcherWithContext, and is safe for
+// concurrent use; concurrent paged lists only cost each other the prefetch.
+type ListerWatcher struct {
+	// cfg is the configuration with its defaults filled in; immutable.
+	cfg Config
+
+	mu sync.Mutex
+	// next is the page requested ahead of the consumer's next List call, or
+	// nil. Guarded by mu.
+	next *prefetch
+}
+
+// ListerWatcher satisfies kcache's source interfaces.
+var (
+	_ cache.ListerWatcher            = (*ListerWatcher)(nil)
+	_ cache.ListerWatcherWithContext = (*ListerWatcher)(nil)
+)
+
+// List lists with a background context.
+//
+// Deprecated: use ListWithContext.
+func (lw *ListerWatcher) List(options metav1.ListOptions) (runtime.Object, error) {
+	return lw.ListWithContext(context.Background(), options)
+}
+
+// Watch watches with a background context.
+//
+// Deprecated: use WatchWithContext.
+func (lw *ListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, error) {
+	return lw.WatchWithContext(context.Background(), options)
+}
+
+// ListWithContext performs one GET of the collection with the (modified)
+// options and returns the decoded list, exactly what the plain path
+// (Request.Do(ctx).Get()) returns: the same object, or the same error. When
+// the page carries a continue token, the page the pager asks for next (the
+// same options with that token and no resource version) is requested while
+// this page's items decode; the next call with those options takes it.
+func (lw *ListerWatcher) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
+	sent := lw.modified(options)
+	result, ok := lw.takePrefetched(ctx, sent)
+	if !ok {
+		result = lw.request(sent).Do(ctx)
+	}
+	return lw.decodePage(ctx, options, result)
+}
+
+// WatchWithContext opens a watch with the (modified) options. Its events
+// are those of the plain path (Request.Watch), in stream order; the frames
+// decode on the workers. A page requested ahead is dropped: a watch ends
+// the list.
+func (lw *ListerWatcher) WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+	lw.dropPrefetched()
+	options.Watch = true
+	return lw.openWatch(ctx, lw.modified(options))
+}
+
+// modified returns options after the configured modifier.
+func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions {
+	lw.cfg.OptionsModifier(&options)
+	return options
+}
+
+// request builds the GET of the collection with the options sent as query
+// parameters, as cache.NewListWatchFromClient builds it.
+func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
+	return lw.cfg.Client.Get().
+		Namespace(lw.cfg.Namespace).
+		Resource(lw.cfg.Resource).
+		VersionedParams(&sent, metav1.ParameterCodec)
+}

@@ -1,0 +1,99 @@
+package fastlw
+
+import (
+	"context"
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+)
+
+// prefetch is one page requested ahead: the request runs on its own
+// goroutine under a context derived from the call that found the continue
+// token. sent, ctx, cancel and done are immutable; result is written by the
+// goroutine before it closes done and read only after done is closed.
+type prefetch struct {
+	sent   metav1.ListOptions // the options the request carries (modified)
+	ctx    context.Context    // the request's context
+	cancel context.CancelFunc // ends the request
+	done   chan struct{}      // closed when result is set
+	result rest.Result        // the response, complete once done is closed
+}
+
+// nextPageOptions returns the options a pager sends for the page after one
+// that carried token: the same options with the token and without a
+// resource version or match (the token carries the version).
+func nextPageOptions(options metav1.ListOptions, token string) metav1.ListOptions {
+	options.Continue = token
+	options.ResourceVersion = ""
+	options.ResourceVersionMatch = ""
+	return options
+}
+
+// startPrefetch requests the page after the one that carried token, in the
+// background, replacing (and ending) any page requested earlier.
+func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListOptions, token string) {
+	sent := lw.modified(nextPageOptions(options, token))
+	pctx, cancel := context.WithCancel(ctx)
+	p := &prefetch{sent: sent, ctx: pctx, cancel: cancel, done: make(chan struct{})}
+	req := lw.request(sent)
+	go func() {
+		defer close(p.done)
+		p.result = req.Do(pctx)
+	}()
+	lw.mu.Lock()
+	old := lw.next
+	lw.next = p
+	lw.mu.Unlock()
+	old.discard()
+}
+
+// takePrefetched returns the prefetched response for a request with the
+// options sent, waiting for it to complete. It reports false, after ending
+// any prefetch, when there is none for sent, when ctx ends first, or when
+// the prefetch's own context ended (its result would be a cancellation the
+// caller did not ask for).
+func (lw *ListerWatcher) takePrefetched(ctx context.Context, sent metav1.ListOptions) (rest.Result, bool) {
+	lw.mu.Lock()
+	p := lw.next
+	lw.next = nil
+	lw.mu.Unlock()
+	if p == nil {
+		return rest.Result{}, false
+	}
+	if !reflect.DeepEqual(p.sent, sent) {
+		p.discard()
+		return rest.Result{}, false
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		p.discard()
+		return rest.Result{}, false
+	}
+	if p.ctx.Err() != nil {
+		p.discard()
+		return rest.Result{}, false
+	}
+	p.cancel()
+	return p.result, true
+}
+
+// dropPrefetched ends the page requested ahead, if any, and waits for its
+// goroutine.
+func (lw *ListerWatcher) dropPrefetched() {
+	lw.mu.Lock()
+	p := lw.next
+	lw.next = nil
+	lw.mu.Unlock()
+	p.discard()
+}
+
+// discard ends the request and waits for its goroutine; nil is a no-op.
+func (p *prefetch) discard() {
+	if p == nil {
+		return
+	}
+	p.cancel()
+	<-p.done
+}

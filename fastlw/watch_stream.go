@@ -1,0 +1,238 @@
+package fastlw
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	"k8s.io/apimachinery/pkg/watch"
+	restwatch "k8s.io/client-go/rest/watch"
+)
+
+// errStreamClosed ends the decoding of a stream closed by its consumer.
+var errStreamClosed = errors.New("fastlw: watch stream closed")
+
+// orderedStream is a watch.Decoder that decodes a watch stream's frames on
+// worker goroutines and returns them in stream order. One reader goroutine
+// splits the body into frames with the serializer's framer; a frame holds
+// one of maxInFlight tokens from before it is read until Decode returns it,
+// so at most maxInFlight frames (raw or decoded) are held. A stream in a
+// format the serializer cannot stream is closed and relayed from the plain
+// path instead.
+//
+// The channels are the synchronisation: pending carries the frames in
+// stream order (closed by the reader when it ends, after it set endErr),
+// work carries them to the workers, each frame's done is closed by the
+// worker that decoded it. endErr is written by the reader before it closes
+// pending and read by Decode after pending is closed.
+type orderedStream struct {
+	body    io.ReadCloser
+	format  func(first byte) (streamDecoding, bool)
+	plain   func() (watch.Interface, error)
+	workers int
+
+	tokens  chan struct{}
+	pending chan *frameSlot
+	work    chan *frameSlot
+	endErr  error
+
+	stop     chan struct{} // closed by Close
+	stopOnce sync.Once
+	running  sync.WaitGroup // the reader and the workers
+}
+
+// frameSlot is one frame: its bytes until a worker decodes it, then the
+// event (or error). The worker writes the fields and then closes done.
+type frameSlot struct {
+	data      []byte
+	done      chan struct{}
+	eventType watch.EventType
+	object    runtime.Object
+	err       error
+}
+
+// newOrderedStream starts reading body.
+func newOrderedStream(body io.ReadCloser, format func(byte) (streamDecoding, bool), plain func() (watch.Interface, error), workers, maxInFlight int) *orderedStream {
+	s := &orderedStream{
+		body: body, format: format, plain: plain, workers: max(1, min(workers, maxInFlight)),
+		tokens:  make(chan struct{}, maxInFlight),
+		pending: make(chan *frameSlot, maxInFlight),
+		work:    make(chan *frameSlot, maxInFlight),
+		stop:    make(chan struct{}),
+	}
+	s.running.Add(1)
+	go s.read()
+	return s
+}
+
+// Decode returns the next event in stream order, or the error that ended
+// the stream (io.EOF at its end) once every frame before it was returned.
+func (s *orderedStream) Decode() (watch.EventType, runtime.Object, error) {
+	slot, ok := <-s.pending
+	if !ok {
+		return "", nil, s.endErr
+	}
+	<-slot.done
+	<-s.tokens
+	return slot.eventType, slot.object, slot.err
+}
+
+// Close closes the body, ends the reader and the workers, and waits for
+// them; an outstanding Decode returns an error. Safe to call more than once.
+func (s *orderedStream) Close() {
+	s.stopOnce.Do(func() {
+		close(s.stop)
+		_ = s.body.Close()
+	})
+	s.running.Wait()
+}
+
+// read sniffs the stream's format, then splits it into frames until it
+// ends or the stream is closed; it is the only writer of pending.
+func (s *orderedStream) read() {
+	defer s.running.Done()
+	defer close(s.pending)
+	buffered := bufio.NewReader(s.body)
+	first, err := buffered.Peek(1)
+	if err != nil {
+		s.endErr = err
+		return
+	}
+	decoding, ok := s.format(first[0])
+	if !ok {
+		_ = s.body.Close()
+		s.relayPlain()
+		return
+	}
+	defer close(s.work)
+	s.running.Add(s.workers)
+	for range s.workers {
+		go s.decodeFrames(decoding)
+	}
+	frames := streaming.NewDecoder(decoding.framer.NewFrameReader(bufferedBody{buffered, s.body}), frameCapture{})
+	for s.takeToken() {
+		obj, _, err := frames.Decode(nil, nil)
+		if err != nil {
+			<-s.tokens
+			s.endErr = err
+			return
+		}
+		slot := &frameSlot{data: obj.(*rawFrame).data, done: make(chan struct{})}
+		s.pending <- slot
+		s.work <- slot
+	}
+	s.endErr = s.closedError()
+}
+
+// closedError returns the error a read of the closed body gives (what the
+// plain path's decoder would meet), errStreamClosed if it gives none.
+func (s *orderedStream) closedError() error {
+	if _, err := s.body.Read(make([]byte, 1)); err != nil {
+		return err
+	}
+	return errStreamClosed
+}
+
+// takeToken waits for room for one more frame; false once the stream is
+// closed.
+func (s *orderedStream) takeToken() bool {
+	select {
+	case s.tokens <- struct{}{}:
+		return true
+	case <-s.stop:
+		return false
+	}
+}
+
+// decodeFrames decodes frames until work is closed; after Close it only
+// marks them closed.
+func (s *orderedStream) decodeFrames(decoding streamDecoding) {
+	defer s.running.Done()
+	for slot := range s.work {
+		select {
+		case <-s.stop:
+			slot.err = errStreamClosed
+		default:
+			slot.eventType, slot.object, slot.err = decoding.decode(slot.data)
+		}
+		slot.data = nil
+		close(slot.done)
+	}
+}
+
+// relayPlain opens the plain path's watch and passes its events on, in
+// order, until it ends or the stream is closed; an error opening it ends
+// the stream with that error.
+func (s *orderedStream) relayPlain() {
+	w, err := s.plain()
+	if err != nil {
+		s.endErr = err
+		return
+	}
+	defer w.Stop()
+	for s.takeToken() {
+		select {
+		case event, ok := <-w.ResultChan():
+			if !ok {
+				<-s.tokens
+				s.endErr = io.EOF
+				return
+			}
+			slot := &frameSlot{done: make(chan struct{}), eventType: event.Type, object: event.Object}
+			close(slot.done)
+			s.pending <- slot
+		case <-s.stop:
+			<-s.tokens
+			s.endErr = errStreamClosed
+			return
+		}
+	}
+	s.endErr = errStreamClosed
+}
+
+// decode decodes one frame as the plain path decodes it: client-go's watch
+// event decoder over this one frame.
+func (d streamDecoding) decode(frame []byte) (watch.EventType, runtime.Object, error) {
+	return restwatch.NewDecoder(singleFrame{frame: frame, decoder: d.events}, d.embedded).Decode()
+}
+
+// singleFrame is a streaming.Decoder over one frame that was already read.
+type singleFrame struct {
+	frame   []byte
+	decoder runtime.Decoder
+}
+
+// Decode decodes the frame.
+func (f singleFrame) Decode(defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return f.decoder.Decode(f.frame, defaults, into)
+}
+
+// Close has nothing to close.
+func (singleFrame) Close() error { return nil }
+
+// bufferedBody reads through the sniffing buffer and closes the body.
+type bufferedBody struct {
+	*bufio.Reader
+	io.Closer
+}
+
+// frameCapture is a runtime.Decoder that "decodes" a frame into a copy of
+// its bytes, so that streaming.Decoder does the framing alone.
+type frameCapture struct{}
+
+// Decode copies data (the streaming decoder reuses its buffer).
+func (frameCapture) Decode(data []byte, _ *schema.GroupVersionKind, _ runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return &rawFrame{data: append([]byte(nil), data...)}, nil, nil
+}
+
+// rawFrame carries one frame's bytes out of the streaming decoder.
+type rawFrame struct{ data []byte }
+
+func (f *rawFrame) GetObjectKind() schema.ObjectKind { return schema.EmptyObjectKind }
+func (f *rawFrame) DeepCopyObject() runtime.Object {
+	return &rawFrame{data: append([]byte(nil), f.data...)}
+}
