@@ -1,0 +1,98 @@
+//go:build review
+
+package fastlw_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/kcache-go/cache/fastlw"
+)
+
+// These tests fail on main (build tag review): fastlw picks a watch
+// stream's format from its first byte, not from the response's
+// Content-Type as client-go's Request.Watch does, and relays a second,
+// plain watch when the byte names no format it streams.
+
+// watchOnce serves every request with contentType and body, and returns
+// what a watch through lw gave and how many requests the server saw.
+func watchOnce(t *testing.T, contentType, body string, lw func(rest.Interface) watchOutcome) (watchOutcome, int32) {
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", contentType)
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: srv.URL, QPS: -1}, &http.Client{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := lw(cs.CoreV1().RESTClient())
+	return out, requests.Load()
+}
+
+// TestAWatchAnsweredInAMediaTypeTheClientCannotStreamFailsToOpenAsOnClientGo:
+// a 200 answer the client has no stream serializer for (a proxy's HTML
+// page, YAML) makes client-go's Watch return the NegotiateError; fastlw
+// must return the same error, after one request, not an ERROR event.
+func TestAWatchAnsweredInAMediaTypeTheClientCannotStreamFailsToOpenAsOnClientGo(t *testing.T) {
+	options := metav1.ListOptions{ResourceVersion: "100"}
+	for _, contentType := range []string{"text/html", "application/yaml"} {
+		t.Run(contentType, func(t *testing.T) {
+			body := "<html>sign in</html>\n"
+			plain, plainRequests := watchOnce(t, contentType, body, func(c rest.Interface) watchOutcome { return watchAll(t, clientGoPlain(c), options) })
+			fast, fastRequests := watchOnce(t, contentType, body, func(c rest.Interface) watchOutcome {
+				return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
+			})
+			if plainRequests != fastRequests {
+				t.Errorf("client-go sent %d requests, fastlw %d", plainRequests, fastRequests)
+			}
+			requireSameWatch(t, plain, fast)
+		})
+	}
+}
+
+// TestAWatchIsRequestedOnceAsOnClientGo: a JSON answer whose first byte
+// is no JSON, and a protobuf stream whose first frame is over 16 MiB (its
+// length prefix starts with a non-zero byte), are one request for
+// client-go; fastlw opens the watch a second time.
+func TestAWatchIsRequestedOnceAsOnClientGo(t *testing.T) {
+	options := metav1.ListOptions{ResourceVersion: "100"}
+	t.Run("a JSON answer starting with <", func(t *testing.T) {
+		_, plain := watchOnce(t, "application/json", "<html/>\n", func(c rest.Interface) watchOutcome { return watchAll(t, clientGoPlain(c), options) })
+		_, fast := watchOnce(t, "application/json", "<html/>\n", func(c rest.Interface) watchOutcome {
+			return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
+		})
+		if plain != fast {
+			t.Errorf("client-go sent %d requests, fastlw %d", plain, fast)
+		}
+	})
+	t.Run("a protobuf first frame over 16 MiB", func(t *testing.T) {
+		sc := scenario{watchSteps: []watchStep{scriptEvent(watch.Added, bigPod("a", "101", 17<<20))}}
+		count := func(lw func(rest.Interface) watchOutcome) int {
+			env := startEnv(sc)
+			defer env.close()
+			lw(env.client(t, "protobuf"))
+			return len(env.server.requestLog())
+		}
+		plain := count(func(c rest.Interface) watchOutcome { return watchAll(t, clientGoPlain(c), options) })
+		fast := count(func(c rest.Interface) watchOutcome {
+			return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
+		})
+		if plain != fast {
+			t.Errorf("client-go sent %d requests, fastlw %d", plain, fast)
+		}
+	})
+}
