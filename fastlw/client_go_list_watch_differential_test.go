@@ -104,16 +104,19 @@ func TestAReflectorFallsBackToAFullListWhenPageTwosContinueTokenExpiredAsOnClien
 	}
 }
 
+// clientGoListCase is a list scenario (formats nil: JSON and protobuf).
+type clientGoListCase struct {
+	name    string
+	formats []string
+	sc      scenario
+	options metav1.ListOptions
+}
+
 // TestListsGiveClientGosPagesAndErrors lists through client-go's ListWatch
 // and through fastlw and requires the same pages and errors: paged and
 // resource version 0 lists, a 410 on page two, a Table.
 func TestListsGiveClientGosPagesAndErrors(t *testing.T) {
-	tests := []struct {
-		name    string
-		formats []string
-		sc      scenario
-		options metav1.ListOptions
-	}{
+	tests := []clientGoListCase{
 		{name: "a paged list", sc: scenario{pods: newPods(7)}, options: metav1.ListOptions{Limit: 3}},
 		{name: "a list at resource version 0 (the watch cache) with a limit", sc: scenario{pods: newPods(7)},
 			options: metav1.ListOptions{ResourceVersion: "0", Limit: 3}},
