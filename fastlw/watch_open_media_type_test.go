@@ -22,13 +22,22 @@ import (
 // Content-Type as client-go's Request.Watch does, and relays a second,
 // plain watch when the byte names no format it streams.
 
-// watchOnce serves every request with contentType and body, and returns
-// what a watch through lw gave and how many requests the server saw.
+// watchOnce serves every request with contentType (none when empty: the
+// server sniffs one) and body, and returns what a watch through lw gave
+// and how many requests the server saw.
 func watchOnce(t *testing.T, contentType, body string, lw func(rest.Interface) watchOutcome) (watchOutcome, int32) {
+	return watchOnceWithCode(t, http.StatusOK, contentType, body, lw)
+}
+
+// watchOnceWithCode is watchOnce answering with code.
+func watchOnceWithCode(t *testing.T, code int, contentType, body string, lw func(rest.Interface) watchOutcome) (watchOutcome, int32) {
 	var requests atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		requests.Add(1)
-		w.Header().Set("Content-Type", contentType)
+		if contentType != "" {
+			w.Header().Set("Content-Type", contentType)
+		}
+		w.WriteHeader(code)
 		w.Write([]byte(body))
 	}))
 	defer srv.Close()
@@ -49,9 +58,14 @@ func watchOnce(t *testing.T, contentType, body string, lw func(rest.Interface) w
 // must return the same error, after one request, not an ERROR event.
 func TestAWatchAnsweredInAMediaTypeTheClientCannotStreamFailsToOpenAsOnClientGo(t *testing.T) {
 	options := metav1.ListOptions{ResourceVersion: "100"}
-	for _, contentType := range []string{"text/html", "application/yaml"} {
-		t.Run(contentType, func(t *testing.T) {
-			body := "<html>sign in</html>\n"
+	event := `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","namespace":"ns","resourceVersion":"5"}}}` + "\n"
+	for _, tt := range []struct{ contentType, body string }{
+		{"text/html", "<html>sign in</html>\n"},
+		{"application/yaml", "<html>sign in</html>\n"},
+		{"", event}, // no Content-Type: the server sniffs text/plain
+	} {
+		t.Run("Content-Type "+tt.contentType, func(t *testing.T) {
+			contentType, body := tt.contentType, tt.body
 			plain, plainRequests := watchOnce(t, contentType, body, func(c rest.Interface) watchOutcome { return watchAll(t, clientGoPlain(c), options) })
 			fast, fastRequests := watchOnce(t, contentType, body, func(c rest.Interface) watchOutcome {
 				return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
@@ -95,4 +109,20 @@ func TestAWatchIsRequestedOnceAsOnClientGo(t *testing.T) {
 			t.Errorf("client-go sent %d requests, fastlw %d", plain, fast)
 		}
 	})
+}
+
+// TestAWatchAnsweredWith204FailsToOpenAsOnClientGo: client-go's Watch
+// accepts only 200 OK; fastlw's Request.Stream takes any 2xx, so a 204
+// became an empty, error-free watch.
+func TestAWatchAnsweredWith204FailsToOpenAsOnClientGo(t *testing.T) {
+	options := metav1.ListOptions{ResourceVersion: "100"}
+	plain, _ := watchOnceWithCode(t, http.StatusNoContent, "application/json", "", func(c rest.Interface) watchOutcome {
+		return watchAll(t, clientGoPlain(c), options)
+	})
+	fast, _ := watchOnceWithCode(t, http.StatusNoContent, "application/json", "", func(c rest.Interface) watchOutcome {
+		return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
+	})
+	if (plain.err == nil) != (fast.err == nil) || len(plain.events) != len(fast.events) {
+		t.Fatalf("client-go: err %v, %d events; fastlw: err %v, %d events", plain.err, len(plain.events), fast.err, len(fast.events))
+	}
 }
