@@ -11,7 +11,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kcache-go/cache/fastlw"
@@ -42,13 +41,7 @@ func watchOnceWithCode(t *testing.T, code int, contentType, body string, lw func
 	}))
 	defer srv.Close()
 	defer srv.CloseClientConnections()
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: srv.URL, QPS: -1}, &http.Client{Transport: tr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := lw(cs.CoreV1().RESTClient())
+	out := lw(coreClientOf(t, srv))
 	return out, requests.Load()
 }
 

@@ -20,6 +20,19 @@ import (
 	"github.com/kcache-go/cache/fastlw"
 )
 
+// coreClientOf returns a typed clientset's core/v1 REST client of srv
+// (JSON), on its own transport, whose idle connections close when the test
+// ends.
+func coreClientOf(t *testing.T, srv *httptest.Server) rest.Interface {
+	tr := &http.Transport{}
+	t.Cleanup(tr.CloseIdleConnections)
+	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: srv.URL, QPS: -1}, &http.Client{Transport: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs.CoreV1().RESTClient()
+}
+
 // TestStopReturnsWhileTheRelayedPlainWatchIsStillOpening answers a watch
 // with a stream fastlw cannot read (HTML), so that it relays a plain watch,
 // and holds that second request unanswered: Stop must return at once, as a
@@ -40,13 +53,7 @@ func TestStopReturnsWhileTheRelayedPlainWatchIsStillOpening(t *testing.T) {
 		<-r.Context().Done()
 	}))
 	defer srv.Close()
-	tr := &http.Transport{}
-	defer tr.CloseIdleConnections()
-	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: srv.URL, QPS: -1}, &http.Client{Transport: tr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	lw := fastlw.NewFromClient(cs.CoreV1().RESTClient(), "pods", "ns", fields.Everything(), nil)
+	lw := fastlw.NewFromClient(coreClientOf(t, srv), "pods", "ns", fields.Everything(), nil)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	w, err := lw.WatchWithContext(ctx, metav1.ListOptions{ResourceVersion: "100"})
