@@ -59,6 +59,9 @@ type scenario struct {
 	// onContinue, when set, is called as a request with a continue token
 	// arrives, before it is answered.
 	onContinue func(token string)
+	// onWatch, when set, is called as a watch request arrives, before it
+	// is answered.
+	onWatch func()
 }
 
 // fakeAPIServer is a running fake apiserver.
@@ -147,6 +150,9 @@ func (f *fakeAPIServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case q.Get("resourceVersion") == "1":
 		writeStatus(w, mediaType, apierrors.NewResourceExpired("too old resource version: 1 ("+f.rv+")").ErrStatus)
 	case q.Get("watch") == "true":
+		if f.onWatch != nil {
+			f.onWatch()
+		}
 		f.serveWatch(w, r, mediaType, q)
 	default:
 		f.serveList(w, mediaType, q)

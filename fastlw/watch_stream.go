@@ -2,6 +2,7 @@ package fastlw
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"sync"
@@ -43,6 +44,10 @@ type orderedStream struct {
 	stop     chan struct{} // closed by Close
 	stopOnce sync.Once
 	running  sync.WaitGroup // the reader and the workers
+	// cancelRelay ends the context of the plain watch relayPlain opens
+	// (so an opening that hangs cannot hold Close); set before the stream
+	// is handed out, called by Close; nil means nothing to cancel.
+	cancelRelay context.CancelFunc
 }
 
 // frameSlot is one frame: its bytes until a worker decodes it, then the
@@ -86,6 +91,9 @@ func (s *orderedStream) Decode() (watch.EventType, runtime.Object, error) {
 func (s *orderedStream) Close() {
 	s.stopOnce.Do(func() {
 		close(s.stop)
+		if s.cancelRelay != nil {
+			s.cancelRelay()
+		}
 		_ = s.body.Close()
 	})
 	s.running.Wait()
