@@ -17,6 +17,9 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // warmBreakObj is an object whose values, and whether its IndexFunc panics
@@ -49,13 +52,6 @@ func warmBreakFirst(obj interface{}) ([]string, error) {
 	return vs, err
 }
 
-// renderKeySet renders everything s holds, its inline array and the
-// length and capacity of its list included.
-func renderKeySet(s *keySet) string {
-	return fmt.Sprintf("{num=%d n=%d len=%d cap=%d inlineBacked=%v ids=%v inline=%v}",
-		s.num, s.n, len(s.ids), cap(s.ids), cap(s.ids) > 0 && &s.ids[:1][0] == &s.inline[0], s.ids, s.inline)
-}
-
 // renderValueIndex renders everything vi holds.
 func renderValueIndex(b *strings.Builder, vi *valueIndex) {
 	values := make([]string, 0, len(vi.byValue))
@@ -66,22 +62,14 @@ func renderValueIndex(b *strings.Builder, vi *valueIndex) {
 	fmt.Fprintf(b, "index %q byNamespace=%v fn=%v\n", vi.name, vi.byNamespace, vi.indexFunc != nil)
 	for _, v := range values {
 		ks := vi.byValue[v]
-		inTable := ks.num >= 0 && ks.num < vi.sets.n && vi.sets.at(ks.num) == ks
-		fmt.Fprintf(b, "  byValue[%q] inTable=%v %s\n", v, inTable, renderKeySet(ks))
+		inTable := ks.Num() >= 0 && int(ks.Num()) < vi.sets.Len() && vi.sets.At(ks.Num()) == ks
+		fmt.Fprintf(b, "  byValue[%q] inTable=%v %s\n", v, inTable, ks.Dump())
 	}
 	fmt.Fprintf(b, "  sole chunks=%d", len(vi.sole.chunks))
 	for i, c := range vi.sole.chunks {
 		fmt.Fprintf(b, " [%d len=%d cap=%d %v]", i, len(c), cap(c), c)
 	}
-	fmt.Fprintf(b, "\n  sets n=%d free=%v (len=%d cap=%d) blocks=%d\n", vi.sets.n, vi.sets.free, len(vi.sets.free), cap(vi.sets.free), len(vi.sets.blocks))
-	for bi, blk := range vi.sets.blocks {
-		for i := range blk {
-			fmt.Fprintf(b, "   block %d/%d %s\n", bi, i, renderKeySet(&blk[i]))
-		}
-	}
-	for ci, c := range vi.sets.values {
-		fmt.Fprintf(b, "  values %d len=%d cap=%d %q\n", ci, len(c), cap(c), c)
-	}
+	fmt.Fprintf(b, "\n  %s", vi.sets.Dump())
 }
 
 // renderIndexState renders the full state of m's indices and records,
@@ -106,10 +94,7 @@ func renderIndexState(m *threadSafeMap) string {
 		b.WriteString("pending ")
 		renderValueIndex(&b, ix.pending[n])
 	}
-	fmt.Fprintf(&b, "recs n=%d live=%d freeHead=%d refs=", m.recs.n, m.recs.live, m.recs.freeHead)
-	for id := int32(0); id < m.recs.n; id++ {
-		fmt.Fprintf(&b, "%d,", *m.recs.refs(id))
-	}
+	b.WriteString(m.recs.Dump())
 	detached := make([]string, 0, len(m.detached))
 	for k, id := range m.detached {
 		detached = append(detached, fmt.Sprintf("%s=%d", k, id))
@@ -178,8 +163,8 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 			name:     "hash sets of several hundred keys under one value, half deleted",
 			indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, 5*keySetListMax, func(i int) []string { return []string{"big", fmt.Sprint("mod", i%3)} })
-				for i := 0; i < 5*keySetListMax; i += 2 {
+				warmBreakAdd(m, 0, 5*keyset.ListMax, func(i int) []string { return []string{"big", fmt.Sprint("mod", i%3)} })
+				for i := 0; i < 5*keyset.ListMax; i += 2 {
 					m.Delete(warmBreakKey(i))
 				}
 			},
@@ -188,9 +173,9 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 			name:     "more records than a chunk, deleted and re-added so ids are reused",
 			indexers: Indexers{"v": warmBreakValues},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				n := recordChunkSize + recordChunkSize/2
+				n := records.ChunkSize + records.ChunkSize/2
 				warmBreakAdd(m, 0, n, func(i int) []string { return []string{fmt.Sprint("v", i%7)} })
-				for i := recordChunkSize - 10; i < recordChunkSize+10; i++ {
+				for i := records.ChunkSize - 10; i < records.ChunkSize+10; i++ {
 					m.Delete(warmBreakKey(i))
 				}
 				warmBreakAdd(m, n, n+15, func(i int) []string { return []string{"reused"} })
@@ -230,7 +215,7 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 			indexers: Indexers{"v": warmBreakValues},
 			indices:  Indices{"late2": index{"x": {"k00003": {}, "ghost": {}}}},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, recordChunkSize+5, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
+				warmBreakAdd(m, 0, records.ChunkSize+5, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
 				for i := 0; i < 30; i++ {
 					m.Delete(warmBreakKey(i * 3))
 				}
@@ -288,10 +273,10 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 			}
 			before := renderIndexState(m)
 			ids := []int32{}
-			for id := int32(0); id < m.recs.n+2000; id++ {
+			for id := int32(0); id < int32(m.recs.Len())+2000; id++ {
 				ids = append(ids, id)
 			}
-			ids = append(ids, 4*recordChunkSize-1, 4*recordChunkSize, 1<<24, 1<<30, 1<<31-1)
+			ids = append(ids, 4*records.ChunkSize-1, 4*records.ChunkSize, 1<<24, 1<<30, 1<<31-1)
 			for _, id := range ids {
 				if r := warmBreakCatch(func() { m.indices.warm(id) }); r != nil {
 					t.Fatalf("warm(%d) panicked: %v", id, r)
@@ -316,7 +301,7 @@ func warmBreakSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key
 			panics = append(panics, fmt.Sprint(r))
 		}
 	}
-	objs := warmBreakAdd(m, 0, 3*keySetListMax, func(i int) []string {
+	objs := warmBreakAdd(m, 0, 3*keyset.ListMax, func(i int) []string {
 		return []string{"all", fmt.Sprint("m", i%5), fmt.Sprint("m", i%5), ""}
 	})
 	for i, o := range objs {
@@ -334,7 +319,7 @@ func warmBreakSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key
 			del(o.key)
 		}
 	}
-	for i := 0; i < 3*keySetListMax; i++ {
+	for i := 0; i < 3*keyset.ListMax; i++ {
 		o := &warmBreakObj{key: warmBreakKey(i), values: []string{"again", fmt.Sprint(i % 2)}}
 		// NB: a key whose delete panicked is still stored under an
 		// object that panics, so its update panics too.
@@ -342,7 +327,7 @@ func warmBreakSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key
 			panics = append(panics, fmt.Sprint(r))
 		}
 	}
-	for i := 0; i < 3*keySetListMax; i += 3 {
+	for i := 0; i < 3*keyset.ListMax; i += 3 {
 		del(warmBreakKey(i))
 	}
 	return panics
@@ -354,7 +339,7 @@ func warmBreakNoop(*threadSafeMap, string) {}
 // warmBreakWarmEvery calls warm, many times, on every id near key's
 // before its delete.
 func warmBreakWarmEvery(m *threadSafeMap, key string) {
-	for id := int32(0); id < m.recs.n+keySetListMax; id++ {
+	for id := int32(0); id < int32(m.recs.Len())+keyset.ListMax; id++ {
 		m.indices.warm(id)
 		m.indices.warm(id)
 	}
@@ -421,11 +406,11 @@ func TestDeletesReadingAheadRaceWithNoReaderOfTheIndices(t *testing.T) {
 		go func(w int) {
 			defer writers.Done()
 			for round := 0; round < 4; round++ {
-				for i := 0; i < 2*keySetListMax; i++ {
+				for i := 0; i < 2*keyset.ListMax; i++ {
 					key := fmt.Sprintf("w%d-%d", w, i)
 					m.Add(key, &warmBreakObj{key: key, values: []string{"shared", fmt.Sprint(i % 3)}})
 				}
-				for i := 0; i < 2*keySetListMax; i++ {
+				for i := 0; i < 2*keyset.ListMax; i++ {
 					m.Delete(fmt.Sprintf("w%d-%d", w, i))
 				}
 			}

@@ -10,46 +10,30 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kcache-go/cache/internal/keytable"
+	"github.com/kcache-go/cache/internal/records"
 )
 
-// keytagCheckTable verifies m's table against its records: each member's
-// tag is its key's, no member is cut off from its home, count is right,
-// every stored record is found under its key in each form, and nothing
-// else is in the table.
+// keytagCheckTable verifies m's table against its records (see
+// keytable.Table.Verify: each member's tag is its key's, no member is cut
+// off from its home, count is right), that it holds exactly the stored
+// records, and that every stored record is found under its key in each
+// form.
 func keytagCheckTable(t *testing.T, m *threadSafeMap) {
 	t.Helper()
-	tb := &m.table
-	mask := len(tb.slots) - 1
-	members := 0
-	for i, s := range tb.slots {
-		if s == 0 {
-			continue
-		}
-		members++
-		id := slotID(s)
-		if isHole(m.recs.object(id)) {
-			t.Fatalf("slot %d holds record %d, which is not stored", i, id)
-		}
-		key := m.recs.key(id)
-		if slotTag(s) != tb.hashOf(key) {
-			t.Fatalf("slot %d (%q) has tag %x, its key's is %x", i, key.String(), slotTag(s), tb.hashOf(key))
-		}
-		for j := tb.home(slotTag(s)); j != i; j = (j + 1) & mask {
-			if tb.slots[j] == 0 {
-				t.Fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, key.String(), j)
-			}
-		}
+	if err := m.table.Verify(&m.recs); err != nil {
+		t.Fatal(err)
 	}
-	if members != tb.count || members != m.recs.live {
-		t.Fatalf("%d members, count %d, %d stored records", members, tb.count, m.recs.live)
+	if m.table.Len() != m.recs.Live() {
+		t.Fatalf("%d members, %d stored records", m.table.Len(), m.recs.Live())
 	}
-	m.recs.forEachStored(func(id int32, _ interface{}) {
-		for _, k := range keyForms(m.recs.key(id).String()) {
-			if got := tb.find(k, &m.recs); got != id {
+	m.recs.ForEachStored(func(id int32, _ interface{}) {
+		for _, k := range records.Splits(m.recs.Key(id).String()) {
+			if got := m.table.Find(k, &m.recs); got != id {
 				t.Fatalf("find(%+v) = %d, want %d", k, got, id)
 			}
 		}
@@ -58,12 +42,12 @@ func keytagCheckTable(t *testing.T, m *threadSafeMap) {
 
 // keytagCollidingKeys returns pairs of distinct namespace/name keys whose
 // tags under tb's seed are equal (all 32 bits), found by brute force.
-func keytagCollidingKeys(tb *keyTable, want int) [][2]string {
+func keytagCollidingKeys(tb *keytable.Table, want int) [][2]string {
 	seen := make(map[uint32]string, 1<<18)
 	var pairs [][2]string
 	for i := 0; len(pairs) < want; i++ {
 		key := fmt.Sprintf("ns-%d/pod-%d", i%97, i)
-		tag := tb.hashOf(plainKey(key))
+		tag := tb.HashOf(records.Plain(key))
 		if other, ok := seen[tag]; ok {
 			pairs = append(pairs, [2]string{other, key})
 			continue
@@ -128,7 +112,7 @@ func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *t
 					keytagPut(m, k, objs[k], tt.splitPut)
 				}
 			}
-			if m.table.hashOf(plainKey(pairs[0][0])) != m.table.hashOf(plainKey(pairs[0][1])) {
+			if m.table.HashOf(records.Plain(pairs[0][0])) != m.table.HashOf(records.Plain(pairs[0][1])) {
 				t.Fatalf("the brute-forced keys %q do not collide", pairs[0])
 			}
 			keytagCheckTable(t, m)
@@ -160,11 +144,11 @@ func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *t
 // keytagSameHomeKeys returns n keys whose tags agree in their low 12 bits,
 // so they share one home in every table of up to 4096 slots, that home
 // being the last slot of a table of size slots (their run wraps around).
-func keytagSameHomeKeys(tb *keyTable, n, slots int) []string {
+func keytagSameHomeKeys(tb *keytable.Table, n, slots int) []string {
 	var keys []string
 	for i := 0; len(keys) < n; i++ {
 		key := fmt.Sprintf("wrap-%d/obj-%d", i%13, i)
-		if tb.hashOf(plainKey(key))&4095 == uint32(slots-1) {
+		if tb.HashOf(records.Plain(key))&4095 == uint32(slots-1) {
 			keys = append(keys, key)
 		}
 	}
@@ -208,8 +192,8 @@ func TestAPanicInAnIndexFunctionMidDeleteLeavesTheObjectStoredAndTheTableIntactF
 				objs[filler] = &keytagObj{key: filler}
 				keytagPut(m, filler, objs[filler], tt.split)
 			}
-			if len(m.table.slots) != 64 {
-				t.Fatalf("table has %d slots, the attack assumes 64", len(m.table.slots))
+			if m.table.Slots() != 64 {
+				t.Fatalf("table has %d slots, the attack assumes 64", m.table.Slots())
 			}
 			keytagCheckTable(t, m)
 			victim := keys[tt.boomAt]
@@ -374,42 +358,6 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 	}
 }
 
-func TestEverySplitHashesAlikeAtEveryLengthAroundTheHashBufferBoundaries(t *testing.T) {
-	seed := newKeyTable(1).seed
-	lengths := []int{0, 1, 2, 31, 32, 63, 64, 126, 127, 128, 129, 254, 255, 256, 257, 383, 384, 385}
-	tests := []struct {
-		name string
-		// head is where the rendering's first '/' falls.
-		head string
-	}{
-		{"first slash at the start", ""},
-		{"a short first side", "ns"},
-		{"a first side of 128 bytes", strings.Repeat("h", 128)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checked := 0
-			for _, a := range lengths {
-				for _, b := range lengths {
-					// rendering = head/A/B with '/' inside B too, so the
-					// streamed second half is cut in several places.
-					rendering := tt.head + "/" + strings.Repeat("a", a) + "/" + strings.Repeat("b", b) + "/"
-					want := plainKey(rendering).hash(seed)
-					for _, k := range keyForms(rendering) {
-						if got := k.hash(seed); got != want {
-							t.Fatalf("hash of %d+%d+%d bytes split as (%d, %d) = %x, plain %x", len(tt.head), a, b, len(k.prefix), len(k.rest), got, want)
-						}
-						checked++
-					}
-				}
-			}
-			if checked < len(lengths)*len(lengths)*2 {
-				t.Fatalf("only %d splits checked", checked)
-			}
-		})
-	}
-}
-
 func TestAStoreReplacedWithPlainKeysIsWrittenAndDeletedThroughSplitKeys(t *testing.T) {
 	tests := []struct {
 		name string
@@ -446,7 +394,7 @@ func TestAStoreReplacedWithPlainKeysIsWrittenAndDeletedThroughSplitKeys(t *testi
 				}
 			}
 			// replaceKeyed with one key in both forms keeps one record.
-			keys := []recordKey{namedKey("a/b", "c"), plainKey("a/b/c"), namedKey("a", "b/c")}
+			keys := []records.Key{records.Named("a/b", "c"), records.Plain("a/b/c"), records.Named("a", "b/c")}
 			m.replaceKeyed(keys, []interface{}{&keytagObj{key: "1"}, &keytagObj{key: "2"}, &keytagObj{key: "3"}}, "2")
 			keytagCheckTable(t, m)
 			if obj, ok := m.Get("a/b/c"); !ok || obj.(*keytagObj).key != "3" || len(m.ListKeys()) != 1 {
@@ -514,38 +462,6 @@ func bytes100() []byte {
 		b = append(b, byte(i*7), byte(i), byte(i*3), byte(i*5), byte(i*11))
 	}
 	return b
-}
-
-func TestTheKeyTableCostsTenToTwentyBytesPerStoredKey(t *testing.T) {
-	// limit is the number of keys a table of size slots holds before it
-	// doubles.
-	limit := func(size int) int { return size * keyTableLoadNum / keyTableLoadDen }
-	tests := []struct {
-		name string
-		n    int
-	}{
-		{"just past a doubling", limit(128) + 1},
-		{"just before a doubling", limit(1024)},
-		{"a large store", 10000},
-	}
-	// NB: 8-byte slots, at most 13/16 and, after a doubling, just over
-	// 13/32 of them used.
-	lo := 8 * float64(keyTableLoadDen) / float64(keyTableLoadNum)
-	hi := 2 * lo
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{}, Indices{})
-			for i := 0; i < tt.n; i++ {
-				m.updateNamed("ns", fmt.Sprint(i), &keytagObj{key: "x"}, "")
-			}
-			slotBytes := int(unsafe.Sizeof(m.table.slots[0])) // NB: 8 since the slots carry tags.
-			perKey := float64(len(m.table.slots)*slotBytes) / float64(m.table.len())
-			if perKey < lo-0.01 || perKey > hi {
-				t.Fatalf("%d keys in %d slots: %.1f B a key, want %.1f to %.1f", m.table.len(), len(m.table.slots), perKey, lo, hi)
-			}
-			t.Logf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
-		})
-	}
 }
 
 func TestADetachedRecordIsAdoptedThroughEitherFormAndTaggedAsItsKey(t *testing.T) {
