@@ -1,6 +1,6 @@
 package cache
 
-// White-box attacks on the sole-membership column (index_sole.go): after any
+// The sole-membership column (index_sole.go): after any
 // sequence of writes each record's sole entry must tell its memberships
 // (0: none, n+1: exactly set n, soleMany: any number), every set number must
 // be live or free, never both, and churning distinct values or keys must not
