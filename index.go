@@ -113,9 +113,9 @@ type index map[string]sets.Set[string]
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
 // exactly where client-go leaves its key. Every membership is counted in
 // the records' refs; every key set of byValue is the one numbered
-// keyset.Set.num in sets, whose value there is its key in byValue; sole[id] is the
-// number+1 of the one set holding id, 0 when none does, or soleMany (see
-// index_sole.go).
+// keyset.Set.Num in sets, whose value there is its key in byValue; sole[id]
+// is the number+1 of the one set holding id, 0 when none does, or soleMany
+// (see index_sole.go).
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string

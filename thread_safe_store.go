@@ -269,7 +269,7 @@ func (m *threadSafeMap) putLocked(key string, obj interface{}) {
 }
 
 // putKeyLocked is putLocked of key in either form. A stored record takes
-// key's headers (same key, see records.Table.setKey), so that a key that
+// key's headers (same key, see records.Table.SetKey), so that a key that
 // pointed into the previous object's metadata no longer keeps it alive.
 func (m *threadSafeMap) putKeyLocked(key records.Key, obj interface{}) {
 	tag := m.table.HashOf(key)

@@ -4,8 +4,8 @@ import "slices"
 
 // Key set blocks: an index keeps its key sets in numbered blocks rather than
 // allocating them one by one, so a new indexed value costs a fraction of an
-// allocation for its set, and a set's number (which an index keeps per record) leads
-// to it with no lookup.
+// allocation for its set, and a set's number (which an index keeps per
+// record) leads to it with no lookup.
 //
 // NB: the blocks stay allocated as the index shrinks, as a Go map keeps its
 // buckets after deletes: an index that lost most of its values keeps, empty,
@@ -17,8 +17,8 @@ import "slices"
 const blockSize = 16
 
 // Blocks holds the key sets of one index by number: set num lives in
-// blocks[num/blockSize] at num%blockSize and never moves, so
-// an index's map by value may point at it and name it by number.
+// blocks[num/blockSize] at num%blockSize and never moves, so an index's map
+// by value may point at it and name it by number.
 //
 // Invariant: every number below n is either a live set's (its Set.num is
 // the number, ValueAt(num) its index value) or listed once in free (its
