@@ -72,8 +72,9 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 
 // threadSafeMap is the storage behind every Store and Indexer of this
 // package: records (records.Table: key, object and index membership count
-// per stable int32 id), a hash table from storage key to id (keytable.Table), the
-// indices over those ids, and the last resource version the store has seen.
+// per stable int32 id), a hash table from storage key to id
+// (keytable.Table), the indices over those ids, and the last resource
+// version the store has seen.
 //
 // Writers hold lock for writing; readers hold it for reading, so any number
 // of readers proceed together and every read sees one consistent snapshot.
@@ -223,7 +224,7 @@ type keyedTransaction struct {
 	key records.Key
 }
 
-// transactKeyed is Transaction of txns, whose keys are recordKeys: a key
+// transactKeyed is Transaction of txns, whose keys are records.Keys: a key
 // the Store computed from an object's metadata costs no key string.
 func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
 	transact(m, txns, func(t keyedTransaction) (TransactionType, records.Key, interface{}) {
