@@ -6,6 +6,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // Indexer is a Store that also keeps named indices over its objects, so
@@ -101,7 +104,7 @@ type index map[string]sets.Set[string]
 // valueIndex is one named index: its IndexFunc and, for every value that
 // function produced for a stored object, the record ids of those objects.
 //
-// Invariant: byValue holds no empty keySet but those given empty in the
+// Invariant: byValue holds no empty keyset.Set but those given empty in the
 // initial Indices (client-go lists such a value until a record joins and
 // leaves it, or a Replace), and record id is in byValue[v]
 // iff v is among indexFunc of id's object as it was when last written (for
@@ -110,9 +113,9 @@ type index map[string]sets.Set[string]
 // values it no longer gives, even after a delete (see threadSafeMap.detached),
 // exactly where client-go leaves its key. Every membership is counted in
 // the records' refs; every key set of byValue is the one numbered
-// keySet.num in sets, whose value there is its key in byValue; sole[id] is the
-// number+1 of the one set holding id, 0 when none does, or soleMany (see
-// index_sole.go).
+// keyset.Set.Num in sets, whose value there is its key in byValue; sole[id]
+// is the number+1 of the one set holding id, 0 when none does, or soleMany
+// (see index_sole.go).
 type valueIndex struct {
 	// name is the index name, for error messages.
 	name string
@@ -123,16 +126,16 @@ type valueIndex struct {
 	// (and allocating its result); see namespaceOf.
 	byNamespace bool
 	// byValue maps each indexed value to the record ids that have it.
-	byValue map[string]*keySet
+	byValue map[string]*keyset.Set
 	// recs are the owning map's records: keys for messages and reads,
 	// objects for reads, and the membership counts this index keeps.
-	recs *storeRecords
+	recs *records.Table
 	// sole holds, by record id, the number+1 of the one key set holding
 	// the record, 0 when none does, soleMany when several do or did (see
 	// index_sole.go).
 	sole soleColumn
 	// sets holds the key sets byValue points at, by number.
-	sets keySetTable
+	sets keyset.Blocks
 }
 
 // storeIndices keeps every index of one threadSafeMap exact. It is not safe
@@ -153,7 +156,7 @@ type storeIndices struct {
 	// write path.
 	ordered []*valueIndex
 	// recs are the owning map's records, shared with every index.
-	recs *storeRecords
+	recs *records.Table
 	// trusted is set when every stored object has been through every
 	// IndexFunc without a panic since the indices were (re)built empty,
 	// and no key set is empty (only the initial Indices can give one).
@@ -176,7 +179,7 @@ type storeIndices struct {
 
 // newStoreIndices returns indices for the given indexers, all empty, over
 // the records recs. It keeps indexers itself, not a copy.
-func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
+func newStoreIndices(indexers Indexers, recs *records.Table) storeIndices {
 	ix := storeIndices{
 		indexers: indexers,
 		byName:   make(map[string]*valueIndex, len(indexers)),
@@ -192,7 +195,7 @@ func newStoreIndices(indexers Indexers, recs *storeRecords) storeIndices {
 // register adds an empty index of fn under name, a name no index is
 // registered under; it does not write to indexers.
 func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
-	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keySet{}, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
+	vi := &valueIndex{name: name, indexFunc: fn, byValue: map[string]*keyset.Set{}, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
 	ix.byName[name] = vi
 	ix.ordered = append(ix.ordered, vi)
 	return vi
@@ -202,7 +205,7 @@ func (ix *storeIndices) register(name string, fn IndexFunc) *valueIndex {
 // pending content; the emptied indices are trusted again.
 func (ix *storeIndices) clear() {
 	for _, vi := range ix.ordered {
-		vi.byValue, vi.sole, vi.sets = map[string]*keySet{}, soleColumn{}, keySetTable{}
+		vi.byValue, vi.sole, vi.sets = map[string]*keyset.Set{}, soleColumn{}, keyset.Blocks{}
 	}
 	ix.pending = nil
 	ix.trusted, ix.writing = true, false
@@ -265,7 +268,7 @@ func (ix *storeIndices) addIndexers(newIndexers Indexers) error {
 		added = append(added, ix.registerFilling(name, fn))
 	}
 	for _, vi := range added {
-		ix.recs.forEachStored(vi.add)
+		ix.recs.ForEachStored(vi.add)
 	}
 	// NB: not deferred: a panic must leave the write unfinished.
 	ix.endWrite()
@@ -305,7 +308,7 @@ func (vi *valueIndex) valuesOf(id int32, obj interface{}) []string {
 	}
 	values, err := vi.indexFunc(obj)
 	if err != nil {
-		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.key(id).String(), vi.name, err))
+		panic(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %v", vi.recs.Key(id).String(), vi.name, err))
 	}
 	return values
 }
@@ -370,15 +373,15 @@ func (vi *valueIndex) addEntry(value string, id int32) {
 	if ks == nil {
 		ks = vi.newSetOf(value)
 	}
-	if ks.insert(id) {
-		*vi.recs.refs(id)++
+	if ks.Insert(id) {
+		*vi.recs.Refs(id)++
 		vi.joined(id, ks)
 	}
 }
 
 // newSetOf makes an empty, numbered key set the set of value.
-func (vi *valueIndex) newSetOf(value string) *keySet {
-	ks := vi.sets.take(value)
+func (vi *valueIndex) newSetOf(value string) *keyset.Set {
+	ks := vi.sets.Take(value)
 	vi.byValue[value] = ks
 	return ks
 }
@@ -390,28 +393,28 @@ func (vi *valueIndex) removeEntry(value string, id int32) {
 	if ks == nil {
 		return
 	}
-	if ks.remove(id) {
-		*vi.recs.refs(id)--
+	if ks.Remove(id) {
+		*vi.recs.Refs(id)--
 		vi.left(id, ks)
 	}
-	if ks.len() == 0 {
+	if ks.Len() == 0 {
 		delete(vi.byValue, value)
-		vi.sets.release(ks)
+		vi.sets.Release(ks)
 	}
 }
 
 // joined records that ks, a key set of vi, now holds id.
-func (vi *valueIndex) joined(id int32, ks *keySet) {
+func (vi *valueIndex) joined(id int32, ks *keyset.Set) {
 	if p := vi.sole.cell(id); *p == 0 {
-		*p = ks.num + 1
+		*p = ks.Num() + 1
 	} else {
 		*p = soleMany
 	}
 }
 
 // left records that ks, a key set of vi, no longer holds id.
-func (vi *valueIndex) left(id int32, ks *keySet) {
-	if p := vi.sole.at(id); p != nil && *p == ks.num+1 {
+func (vi *valueIndex) left(id int32, ks *keyset.Set) {
+	if p := vi.sole.at(id); p != nil && *p == ks.Num()+1 {
 		*p = 0
 	}
 }
@@ -419,9 +422,9 @@ func (vi *valueIndex) left(id int32, ks *keySet) {
 // setOf returns value's key set, nil when there is none. When the one set
 // holding id is value's, it is found by its number, without a lookup in
 // byValue (the common delete, and an update that moves a record).
-func (vi *valueIndex) setOf(id int32, value string) *keySet {
+func (vi *valueIndex) setOf(id int32, value string) *keyset.Set {
 	if num := vi.soleSetOf(id, value); num >= 0 {
-		return vi.sets.at(num)
+		return vi.sets.At(num)
 	}
 	return vi.byValue[value]
 }
@@ -430,7 +433,7 @@ func (vi *valueIndex) setOf(id int32, value string) *keySet {
 // that set is value's, else -1. It reads id's sole entry and that set's
 // value, never a key set.
 func (vi *valueIndex) soleSetOf(id int32, value string) int32 {
-	if s := vi.sole.get(id); s > 0 && *vi.sets.valueAt(s - 1) == value {
+	if s := vi.sole.get(id); s > 0 && *vi.sets.ValueAt(s - 1) == value {
 		return s - 1
 	}
 	return -1
@@ -477,7 +480,7 @@ func (ix *storeIndices) pendingIndex(name string) *valueIndex {
 	}
 	vi := ix.pending[name]
 	if vi == nil {
-		vi = &valueIndex{name: name, byValue: map[string]*keySet{}, recs: ix.recs}
+		vi = &valueIndex{name: name, byValue: map[string]*keyset.Set{}, recs: ix.recs}
 		ix.pending[name] = vi
 	}
 	return vi
@@ -490,7 +493,7 @@ func (vi *valueIndex) objectsLocked(value string) []interface{} {
 	if ks == nil {
 		return []interface{}{}
 	}
-	return ks.appendObjects(make([]interface{}, 0, ks.len()), vi.recs)
+	return ks.AppendObjects(make([]interface{}, 0, ks.Len()), vi.recs)
 }
 
 // objectsOfAnyLocked returns, once each, the objects of the records that
@@ -504,10 +507,10 @@ func (vi *valueIndex) objectsOfAnyLocked(values []string) []interface{} {
 		if ks == nil {
 			continue
 		}
-		ks.forEach(func(id int32) {
+		ks.ForEach(func(id int32) {
 			if _, dup := seen[id]; !dup {
 				seen[id] = struct{}{}
-				objects = append(objects, vi.recs.objectOf(id))
+				objects = append(objects, vi.recs.ObjectOf(id))
 			}
 		})
 	}

@@ -73,10 +73,10 @@ func (ix *storeIndices) buildAdded(name string) {
 	// objects met before the failing one, which later reads would answer
 	// from.
 	check := &valueIndex{name: name, indexFunc: fn, byNamespace: isMetaNamespaceIndexFunc(fn), recs: ix.recs}
-	ix.recs.forEachStored(check.checkValues)
+	ix.recs.ForEachStored(check.checkValues)
 	ix.beginWrite()
 	vi := ix.registerPending(name, fn)
-	ix.recs.forEachStored(vi.add)
+	ix.recs.ForEachStored(vi.add)
 	// NB: not deferred: a panic must leave the write unfinished.
 	ix.endWrite()
 }

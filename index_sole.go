@@ -1,5 +1,9 @@
 package cache
 
+import (
+	"github.com/kcache-go/cache/internal/records"
+)
+
 // Sole memberships: for each record, the one key set of an index that holds
 // it, when only one does, kept in a soleColumn per index (valueIndex.joined
 // and left write it, see index.go). Update reads it to tell, without the old
@@ -12,12 +16,12 @@ package cache
 const soleMany int32 = -1
 
 // soleColumn maps record ids to one int32 each, in chunks of
-// recordChunkSize (the first grows by append, as the records' does; later
+// records.ChunkSize (the first grows by append, as the records' does; later
 // ones are allocated at full size, so growing copies nothing). An id past
 // the column reads 0. It is not safe for concurrent use; the owning map's
 // lock guards it.
 type soleColumn struct {
-	// chunks holds the values; chunks[id>>recordChunkBits] holds id's.
+	// chunks holds the values; chunks[id>>records.ChunkBits] holds id's.
 	chunks [][]int32
 }
 
@@ -31,7 +35,7 @@ func (c *soleColumn) get(id int32) int32 {
 
 // at returns id's cell, nil when id is past the column.
 func (c *soleColumn) at(id int32) *int32 {
-	ci, i := int(id>>recordChunkBits), int(id&(recordChunkSize-1))
+	ci, i := int(id>>records.ChunkBits), int(id&(records.ChunkSize-1))
 	if ci >= len(c.chunks) || i >= len(c.chunks[ci]) {
 		return nil
 	}
@@ -43,12 +47,12 @@ func (c *soleColumn) cell(id int32) *int32 {
 	if p := c.at(id); p != nil {
 		return p
 	}
-	ci, i := int(id>>recordChunkBits), int(id&(recordChunkSize-1))
+	ci, i := int(id>>records.ChunkBits), int(id&(records.ChunkSize-1))
 	for len(c.chunks) <= ci {
 		c.chunks = append(c.chunks, nil)
 	}
 	if ci > 0 {
-		c.chunks[ci] = make([]int32, recordChunkSize)
+		c.chunks[ci] = make([]int32, records.ChunkSize)
 	} else {
 		// NB: the first chunk grows by append, so a small store stays
 		// small.

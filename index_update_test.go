@@ -7,6 +7,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // updateTestPod is a pod in namespace ns named name with label app=app (no
@@ -143,7 +146,7 @@ func TestTheSoleColumnNamesTheOneKeySetOfEveryRecordHeldByOne(t *testing.T) {
 		keys int
 	}{
 		{"few keys, much id reuse", 1, 20},
-		{"records across a chunk boundary", 2, recordChunkSize + 300},
+		{"records across a chunk boundary", 2, records.ChunkSize + 300},
 		{"another run", 3, 200},
 	}
 	byLabels := func(obj interface{}) ([]string, error) {
@@ -174,7 +177,7 @@ func TestTheSoleColumnNamesTheOneKeySetOfEveryRecordHeldByOne(t *testing.T) {
 				}
 			}
 			for _, vi := range s.indices.ordered {
-				checkSoleColumn(t, vi, int(s.recs.n))
+				checkSoleColumn(t, vi, s.recs.Len())
 			}
 		})
 	}
@@ -193,20 +196,20 @@ func randomLabels(rng *rand.Rand) map[string]string {
 // key sets, and the set numbers against the set table.
 func checkSoleColumn(t *testing.T, vi *valueIndex, n int) {
 	t.Helper()
-	holders := map[int32][]*keySet{}
+	holders := map[int32][]*keyset.Set{}
 	for value, ks := range vi.byValue {
-		if got := vi.sets.at(ks.num); got != ks || *vi.sets.valueAt(ks.num) != value {
-			t.Errorf("%s: set of %q has number %d, which names the set of %q", vi.name, value, ks.num, *vi.sets.valueAt(ks.num))
+		if got := vi.sets.At(ks.Num()); got != ks || *vi.sets.ValueAt(ks.Num()) != value {
+			t.Errorf("%s: set of %q has number %d, which names the set of %q", vi.name, value, ks.Num(), *vi.sets.ValueAt(ks.Num()))
 		}
-		ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
+		ks.ForEach(func(id int32) { holders[id] = append(holders[id], ks) })
 	}
 	for id := int32(0); id < int32(n); id++ {
 		got, sets := vi.sole.get(id), holders[id]
 		switch {
 		case len(sets) == 0 && got != 0 && got != soleMany:
 			t.Errorf("%s: record %d is in no set, its sole entry names set %d", vi.name, id, got-1)
-		case len(sets) == 1 && got != sets[0].num+1 && got != soleMany:
-			t.Errorf("%s: record %d is in set %d only, its sole entry is %d", vi.name, id, sets[0].num, got)
+		case len(sets) == 1 && got != sets[0].Num()+1 && got != soleMany:
+			t.Errorf("%s: record %d is in set %d only, its sole entry is %d", vi.name, id, sets[0].Num(), got)
 		case len(sets) > 1 && got != soleMany:
 			t.Errorf("%s: record %d is in %d sets, its sole entry is %d", vi.name, id, len(sets), got)
 		}
@@ -219,7 +222,7 @@ func TestASoleColumnReadsZeroPastItsEndAndKeepsValuesAcrossChunks(t *testing.T) 
 		ids  []int32
 	}{
 		{"the first chunk, grown by append", []int32{0, 3, 7, 100}},
-		{"later chunks", []int32{recordChunkSize, 3*recordChunkSize + 5, recordChunkSize - 1}},
+		{"later chunks", []int32{records.ChunkSize, 3*records.ChunkSize + 5, records.ChunkSize - 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,7 +238,7 @@ func TestASoleColumnReadsZeroPastItsEndAndKeepsValuesAcrossChunks(t *testing.T) 
 					t.Errorf("id %d reads %d, want %d", id, got, i+1)
 				}
 			}
-			if got := c.get(5 * recordChunkSize); got != 0 {
+			if got := c.get(5 * records.ChunkSize); got != 0 {
 				t.Errorf("an id past every chunk reads %d", got)
 			}
 		})

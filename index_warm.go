@@ -19,20 +19,8 @@ func (ix *storeIndices) warm(id int32) {
 	sum := 0
 	for _, vi := range ix.ordered {
 		if s := vi.sole.get(id); s > 0 {
-			sum += len(*vi.sets.valueAt(s - 1)) + vi.sets.at(s-1).firstSlot(id)
+			sum += len(*vi.sets.ValueAt(s - 1)) + vi.sets.At(s-1).FirstSlot(id)
 		}
 	}
 	ix.warmth += sum
-}
-
-// firstSlot returns the slot a lookup of id in s reads first: the home slot
-// of a hash set, the first member of a list (0 when empty).
-func (s *keySet) firstSlot(id int32) int {
-	if s.hashed() {
-		return int(s.ids[s.home(id)])
-	}
-	if len(s.ids) == 0 {
-		return 0
-	}
-	return int(s.ids[0])
 }

@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // indexSnapshot renders everything the indices of m answer: each index's
@@ -47,7 +50,7 @@ func TestReadingAheadForADeleteChangesNothingAnIndexHolds(t *testing.T) {
 			}
 		}},
 		{"records sharing one hash set", func(m *threadSafeMap) {
-			for i := range 3 * keySetListMax {
+			for i := range 3 * keyset.ListMax {
 				m.Add(fmt.Sprint("k", i), &soleObj{key: fmt.Sprint("k", i), values: "big"})
 			}
 		}},
@@ -73,7 +76,7 @@ func TestReadingAheadForADeleteChangesNothingAnIndexHolds(t *testing.T) {
 			m := newThreadSafeMap(Indexers{"v": soleValues, "w": soleValues}, Indices{})
 			tc.setup(m)
 			before := indexSnapshot(t, m)
-			for id := int32(0); id < m.recs.n+recordChunkSize+1; id++ {
+			for id := int32(0); id < int32(m.recs.Len())+records.ChunkSize+1; id++ {
 				m.indices.warm(id)
 			}
 			if after := indexSnapshot(t, m); !reflect.DeepEqual(before, after) {
@@ -81,42 +84,5 @@ func TestReadingAheadForADeleteChangesNothingAnIndexHolds(t *testing.T) {
 			}
 			checkSole(t, m, "after warm")
 		})
-	}
-}
-
-// TestFirstSlotReadsTheSlotALookupStartsAt pins what firstSlot reads for
-// each form of a set: a list's first member (0 for an empty list), and a
-// hash set's home slot of the id, never empty for a member (it is reached
-// from its home without crossing an empty slot).
-func TestFirstSlotReadsTheSlotALookupStartsAt(t *testing.T) {
-	var empty, list, hashed keySet
-	empty.reset(0)
-	list.reset(1)
-	list.insert(7)
-	list.insert(3)
-	hashed.reset(2)
-	for id := int32(0); id <= keySetListMax; id++ {
-		hashed.insert(id)
-	}
-	if !hashed.hashed() {
-		t.Fatalf("a set of %d ids is still a list", keySetListMax+1)
-	}
-	cases := []struct {
-		name     string
-		set      *keySet
-		id       int32
-		want     int
-		nonEmpty bool
-	}{
-		{name: "an empty list", set: &empty, id: 5, want: 0},
-		{name: "a list, for a member", set: &list, id: 3, want: 7},
-		{name: "a list, for another id", set: &list, id: 9, want: 7},
-		{name: "a hash set, for a member", set: &hashed, id: 9, nonEmpty: true},
-	}
-	for _, tc := range cases {
-		got := tc.set.firstSlot(tc.id)
-		if tc.nonEmpty && got == 0 || !tc.nonEmpty && got != tc.want {
-			t.Errorf("%s: firstSlot(%d) = %d, want %d (non-empty: %v)", tc.name, tc.id, got, tc.want, tc.nonEmpty)
-		}
 	}
 }

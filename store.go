@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // StoreOption configures a store made by NewStore or NewIndexer.
@@ -35,7 +37,7 @@ func WithStoreMetrics(identifier InformerNameAndResource, metrics InformerMetric
 // object with metadata compute its key themselves (the same key), reading
 // the metadata once, and never build its string: the record keeps the key
 // as two headers into the object's own namespace and name strings (see
-// recordKey), so a write allocates no key, new or stored, and ListKeys and
+// records.Key), so a write allocates no key, new or stored, and ListKeys and
 // IndexKeys build the string of each namespaced key they return. Anything
 // else (tombstones, ExplicitKey, objects without metadata, other KeyFuncs)
 // goes through keyFunc as before, its key kept as the string it returns.
@@ -127,7 +129,7 @@ func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 	var errs []error
 	for i, txn := range txns {
 		if m, ok := c.namedMeta(txn.Object); ok {
-			keyed = append(keyed, keyedTransaction{Transaction: txn, key: namedKey(m.GetNamespace(), m.GetName())})
+			keyed = append(keyed, keyedTransaction{Transaction: txn, key: records.Named(m.GetNamespace(), m.GetName())})
 			applied = append(applied, i)
 			continue
 		}
@@ -136,7 +138,7 @@ func (c *cache) Transaction(txns ...Transaction) *TransactionError {
 			errs = append(errs, err)
 			continue
 		}
-		keyed = append(keyed, keyedTransaction{Transaction: txn, key: plainKey(key)})
+		keyed = append(keyed, keyedTransaction{Transaction: txn, key: records.Plain(key)})
 		applied = append(applied, i)
 	}
 	c.threadSafeMap.transactKeyed(keyed)
@@ -172,7 +174,7 @@ func (c *cache) Get(obj interface{}) (item interface{}, exists bool, err error) 
 // fails, the store is left unchanged and the first error is returned. list
 // itself is never modified.
 func (c *cache) Replace(list []interface{}, resourceVersion string) error {
-	keys := make([]recordKey, len(list))
+	keys := make([]records.Key, len(list))
 	objects := list
 	if c.transformer != nil {
 		objects = make([]interface{}, len(list))
@@ -180,14 +182,14 @@ func (c *cache) Replace(list []interface{}, resourceVersion string) error {
 	for i, obj := range list {
 		if m, ok := c.namedMeta(obj); ok {
 			// NB: no key string: the record keeps obj's own headers.
-			keys[i] = namedKey(m.GetNamespace(), m.GetName())
+			keys[i] = records.Named(m.GetNamespace(), m.GetName())
 			continue
 		}
 		key, stored, err := c.keyAndTransform(obj)
 		if err != nil {
 			return err
 		}
-		keys[i], objects[i] = plainKey(key), stored
+		keys[i], objects[i] = records.Plain(key), stored
 	}
 	c.threadSafeMap.replaceKeyed(keys, objects, resourceVersion)
 	return nil
@@ -223,7 +225,7 @@ func (c *cache) keyOf(obj interface{}) (string, error) {
 // object with metadata (not an ExplicitKey nor a tombstone, which keep the
 // KeyFunc's own path, errors included). The key is then exactly what the
 // KeyFunc would return, namespacedKey of the metadata's namespace and name,
-// and the store keeps it as namedKey of those two strings.
+// and the store keeps it as records.Named of those two strings.
 func (c *cache) namedMeta(obj interface{}) (metav1.Object, bool) {
 	if c.keyKind == keyFuncOther || c.transformer != nil {
 		return nil, false

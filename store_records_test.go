@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"testing"
+
+	"github.com/kcache-go/cache/internal/records"
 )
 
 func TestDeletedRecordIdsAreReusedLastFreedFirstAndReadsSkipTheHoles(t *testing.T) {
@@ -34,7 +36,7 @@ func TestDeletedRecordIdsAreReusedLastFreedFirstAndReadsSkipTheHoles(t *testing.
 			}
 			for i, k := range tt.then {
 				m.Add(k, k)
-				if id := m.table.find(plainKey(k), &m.recs); id != tt.wantIDs[i] {
+				if id := m.table.Find(records.Plain(k), &m.recs); id != tt.wantIDs[i] {
 					t.Fatalf("%q got id %d, want %d", k, id, tt.wantIDs[i])
 				}
 			}
@@ -53,7 +55,7 @@ func TestDeletedRecordIdsAreReusedLastFreedFirstAndReadsSkipTheHoles(t *testing.
 					t.Fatalf("ByIndex(%q) = %v, want [%s]", k[:1], got, k)
 				}
 			}
-			if holes := int(m.recs.n) - m.recs.live; holes != tt.wantHoles {
+			if holes := int(int32(m.recs.Len())) - m.recs.Live(); holes != tt.wantHoles {
 				t.Fatalf("%d holes, want %d", holes, tt.wantHoles)
 			}
 		})
@@ -82,9 +84,9 @@ func TestRecordsAcrossChunkBoundariesKeepTheirKeysObjectsAndCounts(t *testing.T)
 		replaced int // keys given to Replace first, 0 for none
 		added    int // keys added after
 	}{
-		{name: "added one by one", added: 3*recordChunkSize + 5},
-		{name: "replaced, then added past the replaced size", replaced: 2*recordChunkSize + 7, added: recordChunkSize},
-		{name: "replaced with exactly one chunk", replaced: recordChunkSize, added: 1},
+		{name: "added one by one", added: 3*records.ChunkSize + 5},
+		{name: "replaced, then added past the replaced size", replaced: 2*records.ChunkSize + 7, added: records.ChunkSize},
+		{name: "replaced with exactly one chunk", replaced: records.ChunkSize, added: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

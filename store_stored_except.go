@@ -29,13 +29,13 @@ func (m *threadSafeMap) storedExcept(skip func(key []byte) bool, withKeys bool) 
 	defer m.lock.RUnlock()
 	var out []storedEntry
 	if skip == nil {
-		out = make([]storedEntry, 0, m.recs.live)
+		out = make([]storedEntry, 0, m.recs.Live())
 	}
 	var rendered []byte
-	m.recs.forEachStored(func(id int32, obj interface{}) {
-		key := m.recs.key(id)
+	m.recs.ForEachStored(func(id int32, obj interface{}) {
+		key := m.recs.Key(id)
 		if skip != nil {
-			rendered = key.appendTo(rendered[:0])
+			rendered = key.AppendTo(rendered[:0])
 			if skip(rendered) {
 				return
 			}

@@ -7,6 +7,9 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	clientfeatures "k8s.io/client-go/features"
+
+	"github.com/kcache-go/cache/internal/keytable"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // ThreadSafeStore is an indexed, concurrency-safe map from storage key to
@@ -68,9 +71,10 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 }
 
 // threadSafeMap is the storage behind every Store and Indexer of this
-// package: records (storeRecords: key, object and index membership count
-// per stable int32 id), a hash table from storage key to id (keyTable), the
-// indices over those ids, and the last resource version the store has seen.
+// package: records (records.Table: key, object and index membership count
+// per stable int32 id), a hash table from storage key to id
+// (keytable.Table), the indices over those ids, and the last resource
+// version the store has seen.
 //
 // Writers hold lock for writing; readers hold it for reading, so any number
 // of readers proceed together and every read sees one consistent snapshot.
@@ -80,7 +84,7 @@ func WithThreadSafeStoreMetrics(identifier InformerNameAndResource, metricsProvi
 // change only overwrites one object slot, and neither the table nor the key
 // sets hold pointers for the garbage collector to scan. A key the store
 // computed from an object's metadata is kept as two headers into the
-// object's own namespace and name strings (see recordKey), so it costs no
+// object's own namespace and name strings (see records.Key), so it costs no
 // allocation; a key given as a string is kept as given. A key handed out
 // (ListKeys, IndexKeys) is rendered: a new string for a namespaced
 // object's key, so that a caller keeping it pins only its own bytes.
@@ -96,9 +100,9 @@ type threadSafeMap struct {
 	// lock guards every field below but versionGauge.
 	lock sync.RWMutex
 	// recs holds the records: keys, objects and membership counts by id.
-	recs storeRecords
+	recs records.Table
 	// table maps each stored key to its record id.
-	table keyTable
+	table keytable.Table
 	// detached maps the keys of the records that some index holds but
 	// that are not stored: keys named by the Indices given to
 	// NewThreadSafeStore and not stored (yet), and deleted keys that an
@@ -134,7 +138,7 @@ func NewThreadSafeStore(indexers Indexers, indices Indices, opts ...ThreadSafeSt
 
 // newThreadSafeMap returns an empty map with the given indices.
 func newThreadSafeMap(indexers Indexers, indices Indices) *threadSafeMap {
-	m := &threadSafeMap{table: newKeyTable(0)}
+	m := &threadSafeMap{table: keytable.New(0)}
 	m.indices = newStoreIndices(indexers, &m.recs)
 	m.indices.load(indices, m.preloadedRecord)
 	return m
@@ -146,7 +150,7 @@ func (m *threadSafeMap) preloadedRecord(key string) int32 {
 	if id, ok := m.detached[key]; ok {
 		return id
 	}
-	id := m.recs.add(plainKey(key), detachedRecord)
+	id := m.recs.Add(records.Plain(key), records.Detached)
 	m.detachLocked(key, id)
 	return id
 }
@@ -208,22 +212,22 @@ func (m *threadSafeMap) DeleteWithObject(key string, obj interface{}) {
 // version is that of the last transaction's object, if it has metadata; the
 // intermediate ones are never recorded nor published.
 func (m *threadSafeMap) Transaction(txns ...ThreadSafeStoreTransaction) {
-	transact(m, txns, func(t ThreadSafeStoreTransaction) (TransactionType, recordKey, interface{}) {
-		return t.Type, plainKey(t.Key), t.Object
+	transact(m, txns, func(t ThreadSafeStoreTransaction) (TransactionType, records.Key, interface{}) {
+		return t.Type, records.Plain(t.Key), t.Object
 	})
 }
 
 // keyedTransaction is a Transaction with its key in either form (see
-// recordKey), as the Store's Transaction computes it.
+// records.Key), as the Store's Transaction computes it.
 type keyedTransaction struct {
 	Transaction
-	key recordKey
+	key records.Key
 }
 
-// transactKeyed is Transaction of txns, whose keys are recordKeys: a key
+// transactKeyed is Transaction of txns, whose keys are records.Keys: a key
 // the Store computed from an object's metadata costs no key string.
 func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
-	transact(m, txns, func(t keyedTransaction) (TransactionType, recordKey, interface{}) {
+	transact(m, txns, func(t keyedTransaction) (TransactionType, records.Key, interface{}) {
 		return t.Type, t.key, t.Object
 	})
 }
@@ -231,7 +235,7 @@ func (m *threadSafeMap) transactKeyed(txns []keyedTransaction) {
 // transact applies txns to m in order under one acquisition of its lock,
 // each taken apart by parts, and records the resource version of the last
 // transaction's object (see Transaction).
-func transact[T any](m *threadSafeMap, txns []T, parts func(T) (TransactionType, recordKey, interface{})) {
+func transact[T any](m *threadSafeMap, txns []T, parts func(T) (TransactionType, records.Key, interface{})) {
 	if len(txns) == 0 {
 		return
 	}
@@ -249,7 +253,7 @@ func transact[T any](m *threadSafeMap, txns []T, parts func(T) (TransactionType,
 
 // applyLocked applies one transaction of type typ to obj under key; an
 // unknown type changes nothing.
-func (m *threadSafeMap) applyLocked(typ TransactionType, key recordKey, obj interface{}) {
+func (m *threadSafeMap) applyLocked(typ TransactionType, key records.Key, obj interface{}) {
 	switch typ {
 	case TransactionTypeAdd, TransactionTypeUpdate:
 		m.putKeyLocked(key, obj)
@@ -262,16 +266,16 @@ func (m *threadSafeMap) applyLocked(typ TransactionType, key recordKey, obj inte
 // stored before the indices are updated, so an IndexFunc that panics leaves
 // it stored (and the indices partly updated), as in client-go.
 func (m *threadSafeMap) putLocked(key string, obj interface{}) {
-	m.putKeyLocked(plainKey(key), obj)
+	m.putKeyLocked(records.Plain(key), obj)
 }
 
 // putKeyLocked is putLocked of key in either form. A stored record takes
-// key's headers (same key, see storeRecords.setKey), so that a key that
+// key's headers (same key, see records.Table.SetKey), so that a key that
 // pointed into the previous object's metadata no longer keeps it alive.
-func (m *threadSafeMap) putKeyLocked(key recordKey, obj interface{}) {
-	tag := m.table.hashOf(key)
-	if _, id, old := m.table.lookup(key, tag, &m.recs); id >= 0 {
-		m.recs.setKey(id, key)
+func (m *threadSafeMap) putKeyLocked(key records.Key, obj interface{}) {
+	tag := m.table.HashOf(key)
+	if _, id, old := m.table.Lookup(key, tag, &m.recs); id >= 0 {
+		m.recs.SetKey(id, key)
 		m.replaceObjectLocked(id, old, obj)
 		return
 	}
@@ -280,51 +284,38 @@ func (m *threadSafeMap) putKeyLocked(key recordKey, obj interface{}) {
 
 // putNewLocked is putKeyLocked of a key that is not stored, whose table tag
 // is tag: it adopts the key's detached record, if any, or makes a new one.
-func (m *threadSafeMap) putNewLocked(key recordKey, tag uint32, obj interface{}) {
-	id, adopted := m.detachedLocked(key)
+func (m *threadSafeMap) putNewLocked(key records.Key, tag uint32, obj interface{}) {
+	// NB: the detached record of key, if any; nothing is rendered on
+	// the heap, nor at all while no record is detached.
+	id, adopted := key.In(m.detached)
 	if adopted {
 		delete(m.detached, key.String())
-		m.recs.setKey(id, key)
-		m.recs.attach(id, obj)
+		m.recs.SetKey(id, key)
+		m.recs.Attach(id, obj)
 	} else {
-		id = m.recs.add(key, obj)
+		id = m.recs.Add(key, obj)
 		m.indices.fresh(id)
 	}
-	m.table.insert(id, tag)
+	m.table.Insert(id, tag)
 	m.indices.add(id, obj)
-}
-
-// detachedLocked returns the detached record of key, if any. It allocates
-// nothing for a key short enough to render in a stack buffer.
-func (m *threadSafeMap) detachedLocked(key recordKey) (int32, bool) {
-	if len(m.detached) == 0 {
-		return -1, false
-	}
-	if key.prefix == "" {
-		id, ok := m.detached[key.rest]
-		return id, ok
-	}
-	var buf [128]byte
-	id, ok := m.detached[string(key.appendTo(buf[:0]))]
-	return id, ok
 }
 
 // replaceObjectLocked makes obj the object of id, a stored record whose
 // object is old, and moves id in the indices from the values of old to
 // those of obj.
 func (m *threadSafeMap) replaceObjectLocked(id int32, old, obj interface{}) {
-	m.recs.setObject(id, obj)
+	m.recs.SetObject(id, obj)
 	m.indices.change(id, old, obj)
 }
 
 // deleteLocked removes key, if present, from the table and the indices.
 func (m *threadSafeMap) deleteLocked(key string) {
-	m.deleteKeyLocked(plainKey(key))
+	m.deleteKeyLocked(records.Plain(key))
 }
 
 // deleteKeyLocked is deleteLocked of key in either form.
-func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
-	if slot, id, obj := m.table.lookup(key, m.table.hashOf(key), &m.recs); id >= 0 {
+func (m *threadSafeMap) deleteKeyLocked(key records.Key) {
+	if slot, id, obj := m.table.Lookup(key, m.table.HashOf(key), &m.recs); id >= 0 {
 		m.deleteRecordLocked(slot, id, obj)
 	}
 }
@@ -337,16 +328,16 @@ func (m *threadSafeMap) deleteKeyLocked(key recordKey) {
 func (m *threadSafeMap) deleteRecordLocked(slot int, id int32, obj interface{}) {
 	m.indices.remove(id, obj)
 	// NB: the indices never change the table, so slot is still id's.
-	m.table.removeAt(slot)
-	if *m.recs.refs(id) > 0 {
-		key := m.recs.key(id)
+	m.table.RemoveAt(slot)
+	if *m.recs.Refs(id) > 0 {
+		key := m.recs.Key(id)
 		plain := key.String()
-		m.recs.setKey(id, plainKey(plain))
-		m.recs.detach(id)
+		m.recs.SetKey(id, records.Plain(plain))
+		m.recs.Detach(id)
 		m.detachLocked(plain, id)
 		return
 	}
-	m.recs.free(id)
+	m.recs.Free(id)
 	// NB: the arrays and the table keep their size, as a Go map keeps its
 	// buckets: a cache that shrank usually grows back, and the next
 	// Replace allocates them afresh at the listed size.
@@ -358,30 +349,30 @@ func (m *threadSafeMap) storedLocked(id int32) (interface{}, bool) {
 	if id < 0 {
 		return nil, false
 	}
-	return m.recs.object(id), true
+	return m.recs.Object(id), true
 }
 
 // Get returns the object stored under key.
 func (m *threadSafeMap) Get(key string) (item interface{}, exists bool) {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return m.storedLocked(m.table.find(plainKey(key), &m.recs))
+	return m.storedLocked(m.table.Find(records.Plain(key), &m.recs))
 }
 
 // List returns every stored object, in no particular order.
 func (m *threadSafeMap) List() []interface{} {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return m.recs.appendObjects(make([]interface{}, 0, m.recs.live))
+	return m.recs.AppendObjects(make([]interface{}, 0, m.recs.Live()))
 }
 
 // ListKeys returns every storage key, in no particular order. Each key of
 // a namespaced object the store keyed itself is built here, one
-// allocation per key (see recordKey.String).
+// allocation per key (see records.Key.String).
 func (m *threadSafeMap) ListKeys() []string {
 	m.lock.RLock()
 	defer m.lock.RUnlock()
-	return m.recs.appendKeys(make([]string, 0, m.recs.live))
+	return m.recs.AppendKeys(make([]string, 0, m.recs.Live()))
 }
 
 // Replace makes items the whole content of the store, rebuilds the index of
@@ -389,9 +380,9 @@ func (m *threadSafeMap) ListKeys() []string {
 // resourceVersion. items is read, never kept nor written (client-go keeps
 // it as its storage; see README, Deliberate differences).
 func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion string) {
-	recs, table := newStoreRecords(len(items)), newKeyTable(len(items))
+	recs, table := records.NewTable(len(items)), keytable.New(len(items))
 	for key, obj := range items {
-		table.insert(recs.add(plainKey(key), obj), table.hashOf(plainKey(key)))
+		table.Insert(recs.Add(records.Plain(key), obj), table.HashOf(records.Plain(key)))
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -399,16 +390,16 @@ func (m *threadSafeMap) Replace(items map[string]interface{}, resourceVersion st
 // replaceKeyed is Replace for objects[i] stored under keys[i]; a repeated
 // key keeps its last object. The records and the table are built, sized
 // for the list, before the lock is taken.
-func (m *threadSafeMap) replaceKeyed(keys []recordKey, objects []interface{}, resourceVersion string) {
-	recs, table := newStoreRecords(len(keys)), newKeyTable(len(keys))
+func (m *threadSafeMap) replaceKeyed(keys []records.Key, objects []interface{}, resourceVersion string) {
+	recs, table := records.NewTable(len(keys)), keytable.New(len(keys))
 	for i, key := range keys {
-		tag := table.hashOf(key)
-		if _, id, _ := table.lookup(key, tag, &recs); id >= 0 {
-			recs.setKey(id, key)
-			recs.setObject(id, objects[i])
+		tag := table.HashOf(key)
+		if _, id, _ := table.Lookup(key, tag, &recs); id >= 0 {
+			recs.SetKey(id, key)
+			recs.SetObject(id, objects[i])
 			continue
 		}
-		table.insert(recs.add(key, objects[i]), tag)
+		table.Insert(recs.Add(key, objects[i]), tag)
 	}
 	m.replaceRecords(recs, table, resourceVersion)
 }
@@ -416,7 +407,7 @@ func (m *threadSafeMap) replaceKeyed(keys []recordKey, objects []interface{}, re
 // replaceRecords makes recs and table, fresh records with no index
 // membership, the store's content, records resourceVersion and rebuilds
 // every index.
-func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resourceVersion string) {
+func (m *threadSafeMap) replaceRecords(recs records.Table, table keytable.Table, resourceVersion string) {
 	m.lock.Lock()
 	defer m.lock.Unlock()
 	m.recs, m.table, m.detached = recs, table, nil
@@ -427,7 +418,7 @@ func (m *threadSafeMap) replaceRecords(recs storeRecords, table keyTable, resour
 	// map's entries as they are now (see index_registry.go).
 	m.indices.adoptIndexers()
 	m.indices.clear()
-	m.recs.forEachStored(m.indices.add)
+	m.recs.ForEachStored(m.indices.add)
 }
 
 // rlockIndex takes m's lock for reading and returns the index called name
@@ -496,7 +487,7 @@ func (m *threadSafeMap) indexKeysUnsorted(indexName, indexedValue string) ([]str
 	if ks == nil {
 		return []string{}, nil
 	}
-	return ks.appendKeys(make([]string, 0, ks.len()), &m.recs), nil
+	return ks.AppendKeys(make([]string, 0, ks.Len()), &m.recs), nil
 }
 
 // ByIndex returns the stored objects that have indexedValue in the named
@@ -622,5 +613,5 @@ func mapKeys[K comparable, V any](m map[K]V) []K {
 func (t *threadSafeMap) count() int {
 	t.lock.RLock()
 	defer t.lock.RUnlock()
-	return t.recs.live
+	return t.recs.Live()
 }

@@ -10,6 +10,8 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
+
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // appPod is a pod of namespace "a" with the given "app" label.
@@ -33,66 +35,60 @@ type staleStep struct {
 	pod     *v1.Pod
 }
 
-// checkEntryInvariants verifies, under the read lock, that every record's
-// state and membership count agree with the key table, the key sets, the
-// detached map and the free list.
+// checkEntryInvariants verifies, under the read lock, the records' own
+// invariants (see records.Table.Verify: the free list, the marks, the live
+// count), and that every record's state and membership count agree with
+// the key table, the key sets and the detached map.
 func checkEntryInvariants(t *testing.T, m *threadSafeMap) {
 	t.Helper()
 	m.lock.RLock()
 	defer m.lock.RUnlock()
 	r := &m.recs
-	refs := make([]int32, r.n)
+	if err := r.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	refs := make([]int32, r.Len())
 	indices := slices.Clone(m.indices.ordered)
 	for _, vi := range m.indices.pending {
 		indices = append(indices, vi)
 	}
 	for _, vi := range indices {
 		for _, ks := range vi.byValue {
-			ks.forEach(func(id int32) { refs[id]++ })
+			ks.ForEach(func(id int32) { refs[id]++ })
 		}
 	}
-	free := map[int32]bool{}
-	for next := r.freeHead; next != 0; next = *r.refs(next - 1) {
-		if free[next-1] || r.object(next-1) != freeRecord || refs[next-1] != 0 || r.key(next-1) != (recordKey{}) {
-			t.Fatalf("free list: record %d repeated, not marked free, held by %d key sets or keyed %q", next-1, refs[next-1], r.key(next-1))
-		}
-		free[next-1] = true
-	}
-	live := 0
-	for id := range r.n {
-		checkRecord(t, m, id, refs[id], free[id])
-		if !isHole(r.object(id)) {
-			live++
-		}
+	for id := range int32(r.Len()) {
+		checkRecord(t, m, id, refs[id])
 	}
 	for key, id := range m.detached {
-		if r.object(id) != detachedRecord || r.key(id) != plainKey(key) {
+		if r.Object(id) != records.Detached || r.Key(id) != records.Plain(key) {
 			t.Fatalf("detached %q names record %d, which is not its detached record", key, id)
 		}
 	}
-	if live != r.live || live != m.table.len() {
-		t.Fatalf("%d stored records, live %d, table holds %d", live, r.live, m.table.len())
+	if r.Live() != m.table.Len() {
+		t.Fatalf("%d stored records, table holds %d", r.Live(), m.table.Len())
 	}
 }
 
 // checkRecord verifies one record of checkEntryInvariants: refs is the
-// number of key sets holding it, free whether it is on the free list.
-func checkRecord(t *testing.T, m *threadSafeMap, id, refs int32, free bool) {
+// number of key sets holding it.
+func checkRecord(t *testing.T, m *threadSafeMap, id, refs int32) {
 	t.Helper()
 	r := &m.recs
-	rk, obj := r.key(id), r.object(id)
+	rk, obj := r.Key(id), r.Object(id)
 	key := rk.String()
 	switch {
-	case free:
-	case obj == freeRecord:
-		t.Fatalf("record %d marked free but not on the free list", id)
-	case obj == detachedRecord:
-		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.refs(id) != refs || m.table.find(rk, r) >= 0 {
-			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.refs(id), refs, m.table.find(rk, r) >= 0)
+	case obj == records.Detached:
+		if d, ok := m.detached[key]; !ok || d != id || refs == 0 || *r.Refs(id) != refs || m.table.Find(rk, r) >= 0 {
+			t.Fatalf("detached record %d (%q): detached has %d %v, refs %d, held by %d, in table %v", id, key, d, ok, *r.Refs(id), refs, m.table.Find(rk, r) >= 0)
+		}
+	case records.IsHole(obj):
+		if refs != 0 {
+			t.Fatalf("free record %d held by %d key sets", id, refs)
 		}
 	default:
-		if m.table.find(rk, r) != id || m.table.find(plainKey(key), r) != id || *r.refs(id) != refs {
-			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.find(rk, r), *r.refs(id), refs)
+		if m.table.Find(rk, r) != id || m.table.Find(records.Plain(key), r) != id || *r.Refs(id) != refs {
+			t.Fatalf("stored record %d (%q): table gives %d, refs %d, held by %d", id, key, m.table.Find(rk, r), *r.Refs(id), refs)
 		}
 		if _, dup := m.detached[key]; dup {
 			t.Fatalf("stored record %d (%q) also detached", id, key)

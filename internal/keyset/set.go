@@ -1,77 +1,84 @@
-package cache
+package keyset
 
-import "math/bits"
+import (
+	"math/bits"
 
-// keySetListMax is the largest set kept as a plain list. Past it the set
+	"github.com/kcache-go/cache/internal/records"
+)
+
+// ListMax is the largest set kept as a plain list. Past it the set
 // becomes a hash set, and stays one (like a Go map, it keeps its size when
 // emptied; an emptied set is dropped from its index altogether).
 //
 // NB: members are 4-byte ids, so a list of 64 is scanned within a few cache
 // lines.
-const keySetListMax = 64
+const ListMax = 64
 
-// keySet is the set of record ids (see storeRecords) that share one indexed
+// Set is the set of record ids (see records.Table) that share one indexed
 // value of one index.
 //
 // Most indexed values (a node, an app label, an owner) are shared by a few
 // objects. For those a list is several times smaller than a map and as fast
-// to update, so a keySet starts as a list and only becomes a hash set when it
-// grows past keySetListMax ids. The hash set is an open-addressing table of
+// to update, so a Set starts as a list and only becomes a hash set when it
+// grows past ListMax ids. The hash set is an open-addressing table of
 // int32 slots in the same array (0 empty, id+1 otherwise; linear probing,
 // backward-shift deletion, doubled past 3/4 load): 4 bytes per slot, where
 // a map[int32]struct{} takes 9. Neither form holds a pointer, so the garbage
 // collector never scans a key set's members.
 //
-// Invariant: a list (len(ids) at most keySetListMax) holds the members
+// Invariant: a list (len(ids) at most ListMax) holds the members
 // without duplicates and n is 0; a hash set (len(ids) a power of two, at
-// least keySetHashedMin) holds n members each reachable from its home slot
-// without crossing an empty slot, and n is at most 3/4 of len(ids). keySet
+// least hashedMin) holds n members each reachable from its home slot
+// without crossing an empty slot, and n is at most 3/4 of len(ids). Set
 // is not safe for concurrent use; its owner's lock guards it.
 //
-// A set of an index lives in its index's keySetTable and is never copied:
+// A set of an index lives in its index's Blocks and is never copied:
 // its first list is its own inline array (see reset). It takes 64 bytes, one
 // cache line, so a lookup of a small set reads one line.
-type keySet struct {
+type Set struct {
 	// ids is the member list, or the hash set's slots.
 	ids []int32
 	// n is the number of members of a hash set.
 	n int32
-	// num is the set's number in its index (see keySetTable).
+	// num is the set's number in its index (see Blocks).
 	num int32
-	// inline is the first list's storage: a set of up to keySetInline
+	// inline is the first list's storage: a set of up to inlineCap
 	// members needs no allocation, and its members sit next to its header.
-	inline [keySetInline]int32
+	inline [inlineCap]int32
 }
 
-// keySetInline is the capacity of a set's inline first list: most indexed
+// inlineCap is the capacity of a set's inline first list: most indexed
 // values have a few members, and 8 fill the set's line to 64 bytes.
-const keySetInline = 8
+const inlineCap = 8
 
 // reset empties s, in place, as the set numbered num, its list back on its
 // inline array (a list it grew is dropped).
-func (s *keySet) reset(num int32) {
-	*s = keySet{num: num}
-	s.ids = s.inline[:0:keySetInline]
+func (s *Set) reset(num int32) {
+	*s = Set{num: num}
+	s.ids = s.inline[:0:inlineCap]
 }
 
-// keySetHashedMin is the number of slots a list becomes a hash set with.
-// It exceeds keySetListMax, so the length of ids tells the two forms apart.
-const keySetHashedMin = 4 * keySetListMax
+// Num returns the number of s in its Blocks.
+func (s *Set) Num() int32 { return s.num }
+
+// hashedMin is the number of slots a list becomes a hash set with.
+// It exceeds ListMax, so the length of ids tells the two forms apart.
+const hashedMin = 4 * ListMax
 
 // hashed reports whether s is a hash set (else a list).
-func (s *keySet) hashed() bool { return len(s.ids) > keySetListMax }
+func (s *Set) hashed() bool { return len(s.ids) > ListMax }
 
-// len returns the number of ids in s.
-func (s *keySet) len() int {
+// Len returns the number of ids in s.
+func (s *Set) Len() int {
 	if s.hashed() {
 		return int(s.n)
 	}
 	return len(s.ids)
 }
 
-// insert adds id to s and reports whether it was absent; adding an id
+// Insert adds id to s and reports whether it was absent; adding an id
 // already present does nothing.
-func (s *keySet) insert(id int32) bool {
+func (s *Set) Insert(id int32) bool {
 	if s.hashed() {
 		return s.insertHashed(id)
 	}
@@ -80,18 +87,18 @@ func (s *keySet) insert(id int32) bool {
 			return false
 		}
 	}
-	if len(s.ids) < keySetListMax {
+	if len(s.ids) < ListMax {
 		if s.ids == nil {
 			// NB: most sets hold a few ids; starting at
-			// keySetInline spares the 1, 2, 4 growth steps (only
-			// a set made outside a keySetTable has no list yet).
-			s.ids = make([]int32, 0, keySetInline)
+			// inlineCap spares the 1, 2, 4 growth steps (only
+			// a set made outside a Blocks has no list yet).
+			s.ids = make([]int32, 0, inlineCap)
 		}
 		s.ids = append(s.ids, id)
 		return true
 	}
 	list := s.ids
-	s.ids, s.n = make([]int32, keySetHashedMin), 0
+	s.ids, s.n = make([]int32, hashedMin), 0
 	for _, member := range list {
 		s.insertHashed(member)
 	}
@@ -99,13 +106,13 @@ func (s *keySet) insert(id int32) bool {
 }
 
 // home returns the slot where id's probe run starts in a hash set.
-func (s *keySet) home(id int32) int {
+func (s *Set) home(id int32) int {
 	shift := 32 - bits.TrailingZeros(uint(len(s.ids)))
 	return int((uint32(id) * 0x9e3779b1) >> shift)
 }
 
 // insertHashed is insert into a hash set.
-func (s *keySet) insertHashed(id int32) bool {
+func (s *Set) insertHashed(id int32) bool {
 	mask := len(s.ids) - 1
 	i := s.home(id)
 	for ; s.ids[i] != 0; i = (i + 1) & mask {
@@ -123,7 +130,7 @@ func (s *keySet) insertHashed(id int32) bool {
 }
 
 // growHashed doubles a hash set's slots.
-func (s *keySet) growHashed() {
+func (s *Set) growHashed() {
 	old := s.ids
 	s.ids, s.n = make([]int32, 2*len(old)), 0
 	for _, slot := range old {
@@ -134,7 +141,7 @@ func (s *keySet) growHashed() {
 }
 
 // slotOf returns the slot of id in a hash set, or -1.
-func (s *keySet) slotOf(id int32) int {
+func (s *Set) slotOf(id int32) int {
 	mask := len(s.ids) - 1
 	for i := s.home(id); s.ids[i] != 0; i = (i + 1) & mask {
 		if s.ids[i] == id+1 {
@@ -144,9 +151,9 @@ func (s *keySet) slotOf(id int32) int {
 	return -1
 }
 
-// remove deletes id from s and reports whether it was present; removing an
+// Remove deletes id from s and reports whether it was present; removing an
 // absent id does nothing.
-func (s *keySet) remove(id int32) bool {
+func (s *Set) Remove(id int32) bool {
 	if s.hashed() {
 		i := s.slotOf(id)
 		if i < 0 {
@@ -168,8 +175,8 @@ func (s *keySet) remove(id int32) bool {
 }
 
 // shiftBack empties slot hole of a hash set and moves back each later member
-// of its probe run that may sit there (see keyTable.shiftBack).
-func (s *keySet) shiftBack(hole int) {
+// of its probe run that may sit there (as keytable.Table does).
+func (s *Set) shiftBack(hole int) {
 	mask := len(s.ids) - 1
 	for j := (hole + 1) & mask; s.ids[j] != 0; j = (j + 1) & mask {
 		if (j-s.home(s.ids[j]-1))&mask >= (j-hole)&mask {
@@ -180,8 +187,8 @@ func (s *keySet) shiftBack(hole int) {
 	s.ids[hole] = 0
 }
 
-// has reports whether id is in s.
-func (s *keySet) has(id int32) bool {
+// Has reports whether id is in s.
+func (s *Set) Has(id int32) bool {
 	if s.hashed() {
 		return s.slotOf(id) >= 0
 	}
@@ -193,8 +200,8 @@ func (s *keySet) has(id int32) bool {
 	return false
 }
 
-// forEach calls fn with every id of s, in no particular order.
-func (s *keySet) forEach(fn func(id int32)) {
+// ForEach calls fn with every id of s, in no particular order.
+func (s *Set) ForEach(fn func(id int32)) {
 	if !s.hashed() {
 		for _, id := range s.ids {
 			fn(id)
@@ -208,37 +215,49 @@ func (s *keySet) forEach(fn func(id int32)) {
 	}
 }
 
-// appendKeys appends the key of every id of s, read from r (the owning
-// store's records) and rendered (see recordKey.String), to dst, in no
+// AppendKeys appends the key of every id of s, read from r (the owning
+// store's records) and rendered (see records.Key.String), to dst, in no
 // particular order.
-func (s *keySet) appendKeys(dst []string, r *storeRecords) []string {
+func (s *Set) AppendKeys(dst []string, r *records.Table) []string {
 	if !s.hashed() {
 		for _, id := range s.ids {
-			dst = append(dst, r.key(id).String())
+			dst = append(dst, r.Key(id).String())
 		}
 		return dst
 	}
 	for _, slot := range s.ids {
 		if slot != 0 {
-			dst = append(dst, r.key(slot-1).String())
+			dst = append(dst, r.Key(slot-1).String())
 		}
 	}
 	return dst
 }
 
-// appendObjects appends the object of every id of s, read from r, to dst;
-// nil for a detached record (see storeRecords.objectOf).
-func (s *keySet) appendObjects(dst []interface{}, r *storeRecords) []interface{} {
+// AppendObjects appends the object of every id of s, read from r, to dst;
+// nil for a detached record (see records.Table.ObjectOf).
+func (s *Set) AppendObjects(dst []interface{}, r *records.Table) []interface{} {
 	if !s.hashed() {
 		for _, id := range s.ids {
-			dst = append(dst, r.objectOf(id))
+			dst = append(dst, r.ObjectOf(id))
 		}
 		return dst
 	}
 	for _, slot := range s.ids {
 		if slot != 0 {
-			dst = append(dst, r.objectOf(slot-1))
+			dst = append(dst, r.ObjectOf(slot-1))
 		}
 	}
 	return dst
+}
+
+// FirstSlot returns the slot a lookup of id in s reads first: the home slot
+// of a hash set, the first member of a list (0 when empty).
+func (s *Set) FirstSlot(id int32) int {
+	if s.hashed() {
+		return int(s.ids[s.home(id)])
+	}
+	if len(s.ids) == 0 {
+		return 0
+	}
+	return int(s.ids[0])
 }

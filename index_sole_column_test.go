@@ -1,6 +1,6 @@
 package cache
 
-// White-box attacks on the sole-membership column (index_sole.go): after any
+// The sole-membership column (index_sole.go): after any
 // sequence of writes each record's sole entry must tell its memberships
 // (0: none, n+1: exactly set n, soleMany: any number), every set number must
 // be live or free, never both, and churning distinct values or keys must not
@@ -14,6 +14,9 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
 // soleObj is a test object: its key and its comma-separated values.
@@ -35,37 +38,37 @@ func soleValues(obj interface{}) ([]string, error) {
 func checkSole(t *testing.T, m *threadSafeMap, when string) {
 	t.Helper()
 	for _, vi := range m.indices.ordered {
-		holders := map[int32][]*keySet{}
+		holders := map[int32][]*keyset.Set{}
 		nums := map[int32]bool{}
 		for value, ks := range vi.byValue {
-			if nums[ks.num] {
-				t.Fatalf("%s: index %s: set number %d used twice", when, vi.name, ks.num)
+			if nums[ks.Num()] {
+				t.Fatalf("%s: index %s: set number %d used twice", when, vi.name, ks.Num())
 			}
-			nums[ks.num] = true
-			if int(ks.num) >= int(vi.sets.n) || vi.sets.at(ks.num) != ks || *vi.sets.valueAt(ks.num) != value {
-				t.Fatalf("%s: index %s: set %q has number %d, the set table says otherwise", when, vi.name, value, ks.num)
+			nums[ks.Num()] = true
+			if int(ks.Num()) >= vi.sets.Len() || vi.sets.At(ks.Num()) != ks || *vi.sets.ValueAt(ks.Num()) != value {
+				t.Fatalf("%s: index %s: set %q has number %d, the set table says otherwise", when, vi.name, value, ks.Num())
 			}
-			ks.forEach(func(id int32) { holders[id] = append(holders[id], ks) })
+			ks.ForEach(func(id int32) { holders[id] = append(holders[id], ks) })
 		}
-		for _, n := range vi.sets.free {
+		if err := vi.sets.Verify(); err != nil {
+			t.Fatalf("%s: index %s: %v", when, vi.name, err)
+		}
+		for _, n := range vi.sets.Released() {
 			if nums[n] {
 				t.Fatalf("%s: index %s: set number %d both live and free", when, vi.name, n)
 			}
-			if free := vi.sets.at(n); *vi.sets.valueAt(n) != "" || free.len() != 0 || cap(free.ids) != keySetInline {
-				t.Fatalf("%s: index %s: free number %d keeps value %q, %d members or a list of capacity %d", when, vi.name, n, *vi.sets.valueAt(n), free.len(), cap(free.ids))
-			}
 			nums[n] = true
 		}
-		if len(nums) != int(vi.sets.n) {
-			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, int(vi.sets.n), len(nums))
+		if len(nums) != vi.sets.Len() {
+			t.Fatalf("%s: index %s: %d set numbers, %d live or free", when, vi.name, vi.sets.Len(), len(nums))
 		}
-		for id := int32(0); id < m.recs.n+2*recordChunkSize; id++ {
+		for id := int32(0); id < int32(m.recs.Len()+2*records.ChunkSize); id++ {
 			s, h := vi.sole.get(id), holders[id]
 			switch {
 			case s == soleMany:
 			case s == 0 && len(h) != 0:
 				t.Fatalf("%s: index %s: id %d sole 0 but held by %d sets", when, vi.name, id, len(h))
-			case s > 0 && (len(h) != 1 || h[0].num != s-1):
+			case s > 0 && (len(h) != 1 || h[0].Num() != s-1):
 				t.Fatalf("%s: index %s: id %d sole %d but held by %d sets", when, vi.name, id, s, len(h))
 			}
 		}
@@ -153,18 +156,18 @@ func TestChurningDistinctValuesAndKeysKeepsTheSoleColumnAndSetNumbersWithinTheHi
 			}
 			checkSole(t, m, "after churn")
 			vi := m.indices.byName["v"]
-			if int(vi.sets.n) > c.live+3 {
-				t.Errorf("%d set numbers after churn, at most %d values were live at once", int(vi.sets.n), c.live+3)
+			if vi.sets.Len() > c.live+3 {
+				t.Errorf("%d set numbers after churn, at most %d values were live at once", vi.sets.Len(), c.live+3)
 			}
-			if len(vi.sets.free) > int(vi.sets.n) {
-				t.Errorf("%d free numbers for %d set numbers", len(vi.sets.free), int(vi.sets.n))
+			if len(vi.sets.Released()) > vi.sets.Len() {
+				t.Errorf("%d free numbers for %d set numbers", len(vi.sets.Released()), vi.sets.Len())
 			}
 			cells := 0
 			for _, ch := range vi.sole.chunks {
 				cells += len(ch)
 			}
-			if limit := int(m.recs.n) + recordChunkSize; cells > limit {
-				t.Errorf("sole column has %d cells for %d records", cells, m.recs.n)
+			if limit := m.recs.Len() + records.ChunkSize; cells > limit {
+				t.Errorf("sole column has %d cells for %d records", cells, m.recs.Len())
 			}
 		})
 	}
@@ -191,18 +194,18 @@ func TestAnUpdateThatChangesNoIndexedValueCallsEachIndexFuncOnce(t *testing.T) {
 			m.Delete("gone") // NB: its id, once many, is u's
 		}},
 		{name: "a record past the first chunk", prepare: func(m *threadSafeMap) {
-			for i := 0; i < 3*recordChunkSize; i++ {
+			for i := 0; i < 3*records.ChunkSize; i++ {
 				m.Add(fmt.Sprintf("f%d", i), &soleObj{values: fmt.Sprintf("x,f%d", i%7)})
 			}
 		}},
 		{name: "many ids freed after being several values, then reused", prepare: func(m *threadSafeMap) {
-			for i := 0; i < 2*recordChunkSize; i++ {
+			for i := 0; i < 2*records.ChunkSize; i++ {
 				m.Add(fmt.Sprintf("f%d", i), &soleObj{values: "x,y"})
 			}
-			for i := 0; i < 2*recordChunkSize; i++ {
+			for i := 0; i < 2*records.ChunkSize; i++ {
 				m.Delete(fmt.Sprintf("f%d", i))
 			}
-			for i := 0; i < 2*recordChunkSize-1; i++ {
+			for i := 0; i < 2*records.ChunkSize-1; i++ {
 				m.Add(fmt.Sprintf("g%d", i), &soleObj{values: "x"})
 			}
 		}},

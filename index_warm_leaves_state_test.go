@@ -1,8 +1,7 @@
 package cache
 
-// Break-it review of commit 837c24a (index_warm.go): storeIndices.warm, run
-// by every delete before it goes through the indices, must be a pure read.
-// These white-box tests render the full state of the indices (every key set
+// storeIndices.warm (index_warm.go), run by every delete before it goes
+// through the indices, must be a pure read. These white-box tests render the full state of the indices (every key set
 // slot, inline array, length and capacity, the sole columns, the set
 // tables' values and free lists, the records' refs, the trust flags, and the
 // pending content) before and after warm on every id a store could be asked
@@ -17,43 +16,39 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/kcache-go/cache/internal/keyset"
+	"github.com/kcache-go/cache/internal/records"
 )
 
-// warmBreakObj is an object whose values, and whether its IndexFunc panics
+// warmStateObj is an object whose values, and whether its IndexFunc panics
 // or fails on it, may be changed in place after it is stored.
-type warmBreakObj struct {
+type warmStateObj struct {
 	key    string
 	values []string
 	panics bool
 	fails  bool
 }
 
-// warmBreakValues returns o.values, panicking or failing when o says so.
-func warmBreakValues(obj interface{}) ([]string, error) {
-	o := obj.(*warmBreakObj)
+// warmStateValues returns o.values, panicking or failing when o says so.
+func warmStateValues(obj interface{}) ([]string, error) {
+	o := obj.(*warmStateObj)
 	if o.panics {
-		panic("warm break: IndexFunc panics on " + o.key)
+		panic("warm state: IndexFunc panics on " + o.key)
 	}
 	if o.fails {
-		return nil, fmt.Errorf("warm break: IndexFunc fails on %s", o.key)
+		return nil, fmt.Errorf("warm state: IndexFunc fails on %s", o.key)
 	}
 	return o.values, nil
 }
 
-// warmBreakFirst returns the first of o.values only.
-func warmBreakFirst(obj interface{}) ([]string, error) {
-	vs, err := warmBreakValues(obj)
+// warmStateFirst returns the first of o.values only.
+func warmStateFirst(obj interface{}) ([]string, error) {
+	vs, err := warmStateValues(obj)
 	if len(vs) > 1 {
 		vs = vs[:1]
 	}
 	return vs, err
-}
-
-// renderKeySet renders everything s holds, its inline array and the
-// length and capacity of its list included.
-func renderKeySet(s *keySet) string {
-	return fmt.Sprintf("{num=%d n=%d len=%d cap=%d inlineBacked=%v ids=%v inline=%v}",
-		s.num, s.n, len(s.ids), cap(s.ids), cap(s.ids) > 0 && &s.ids[:1][0] == &s.inline[0], s.ids, s.inline)
 }
 
 // renderValueIndex renders everything vi holds.
@@ -66,22 +61,14 @@ func renderValueIndex(b *strings.Builder, vi *valueIndex) {
 	fmt.Fprintf(b, "index %q byNamespace=%v fn=%v\n", vi.name, vi.byNamespace, vi.indexFunc != nil)
 	for _, v := range values {
 		ks := vi.byValue[v]
-		inTable := ks.num >= 0 && ks.num < vi.sets.n && vi.sets.at(ks.num) == ks
-		fmt.Fprintf(b, "  byValue[%q] inTable=%v %s\n", v, inTable, renderKeySet(ks))
+		inTable := ks.Num() >= 0 && int(ks.Num()) < vi.sets.Len() && vi.sets.At(ks.Num()) == ks
+		fmt.Fprintf(b, "  byValue[%q] inTable=%v %s\n", v, inTable, ks.Dump())
 	}
 	fmt.Fprintf(b, "  sole chunks=%d", len(vi.sole.chunks))
 	for i, c := range vi.sole.chunks {
 		fmt.Fprintf(b, " [%d len=%d cap=%d %v]", i, len(c), cap(c), c)
 	}
-	fmt.Fprintf(b, "\n  sets n=%d free=%v (len=%d cap=%d) blocks=%d\n", vi.sets.n, vi.sets.free, len(vi.sets.free), cap(vi.sets.free), len(vi.sets.blocks))
-	for bi, blk := range vi.sets.blocks {
-		for i := range blk {
-			fmt.Fprintf(b, "   block %d/%d %s\n", bi, i, renderKeySet(&blk[i]))
-		}
-	}
-	for ci, c := range vi.sets.values {
-		fmt.Fprintf(b, "  values %d len=%d cap=%d %q\n", ci, len(c), cap(c), c)
-	}
+	fmt.Fprintf(b, "\n  %s", vi.sets.Dump())
 }
 
 // renderIndexState renders the full state of m's indices and records,
@@ -106,10 +93,7 @@ func renderIndexState(m *threadSafeMap) string {
 		b.WriteString("pending ")
 		renderValueIndex(&b, ix.pending[n])
 	}
-	fmt.Fprintf(&b, "recs n=%d live=%d freeHead=%d refs=", m.recs.n, m.recs.live, m.recs.freeHead)
-	for id := int32(0); id < m.recs.n; id++ {
-		fmt.Fprintf(&b, "%d,", *m.recs.refs(id))
-	}
+	b.WriteString(m.recs.Dump())
 	detached := make([]string, 0, len(m.detached))
 	for k, id := range m.detached {
 		detached = append(detached, fmt.Sprintf("%s=%d", k, id))
@@ -119,22 +103,22 @@ func renderIndexState(m *threadSafeMap) string {
 	return b.String()
 }
 
-// warmBreakCatch runs fn and reports the value it panicked with, nil when
+// warmStateCatch runs fn and reports the value it panicked with, nil when
 // it did not.
-func warmBreakCatch(fn func()) (r interface{}) {
+func warmStateCatch(fn func()) (r interface{}) {
 	defer func() { r = recover() }()
 	fn()
 	return nil
 }
 
-// warmBreakKey is the key of the i-th object of a scenario.
-func warmBreakKey(i int) string { return fmt.Sprintf("k%05d", i) }
+// warmStateKey is the key of the i-th object of a scenario.
+func warmStateKey(i int) string { return fmt.Sprintf("k%05d", i) }
 
-// warmBreakAdd stores n objects, k00000..., with values(i) as values.
-func warmBreakAdd(m *threadSafeMap, from, to int, values func(i int) []string) []*warmBreakObj {
-	objs := make([]*warmBreakObj, 0, to-from)
+// warmStateAdd stores n objects, k00000..., with values(i) as values.
+func warmStateAdd(m *threadSafeMap, from, to int, values func(i int) []string) []*warmStateObj {
+	objs := make([]*warmStateObj, 0, to-from)
 	for i := from; i < to; i++ {
-		o := &warmBreakObj{key: warmBreakKey(i), values: values(i)}
+		o := &warmStateObj{key: warmStateKey(i), values: values(i)}
 		m.Add(o.key, o)
 		objs = append(objs, o)
 	}
@@ -154,12 +138,12 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 		setup    func(t *testing.T, m *threadSafeMap)
 	}{
 		{name: "an empty store with no index", indexers: Indexers{}},
-		{name: "an empty store with indices", indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst}},
+		{name: "an empty store with indices", indexers: Indexers{"v": warmStateValues, "f": warmStateFirst}},
 		{
 			name:     "records with several, duplicate, empty and no values",
-			indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst},
+			indexers: Indexers{"v": warmStateValues, "f": warmStateFirst},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, 40, func(i int) []string {
+				warmStateAdd(m, 0, 40, func(i int) []string {
 					switch i % 5 {
 					case 0:
 						return nil
@@ -176,31 +160,31 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 		},
 		{
 			name:     "hash sets of several hundred keys under one value, half deleted",
-			indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst},
+			indexers: Indexers{"v": warmStateValues, "f": warmStateFirst},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, 5*keySetListMax, func(i int) []string { return []string{"big", fmt.Sprint("mod", i%3)} })
-				for i := 0; i < 5*keySetListMax; i += 2 {
-					m.Delete(warmBreakKey(i))
+				warmStateAdd(m, 0, 5*keyset.ListMax, func(i int) []string { return []string{"big", fmt.Sprint("mod", i%3)} })
+				for i := 0; i < 5*keyset.ListMax; i += 2 {
+					m.Delete(warmStateKey(i))
 				}
 			},
 		},
 		{
 			name:     "more records than a chunk, deleted and re-added so ids are reused",
-			indexers: Indexers{"v": warmBreakValues},
+			indexers: Indexers{"v": warmStateValues},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				n := recordChunkSize + recordChunkSize/2
-				warmBreakAdd(m, 0, n, func(i int) []string { return []string{fmt.Sprint("v", i%7)} })
-				for i := recordChunkSize - 10; i < recordChunkSize+10; i++ {
-					m.Delete(warmBreakKey(i))
+				n := records.ChunkSize + records.ChunkSize/2
+				warmStateAdd(m, 0, n, func(i int) []string { return []string{fmt.Sprint("v", i%7)} })
+				for i := records.ChunkSize - 10; i < records.ChunkSize+10; i++ {
+					m.Delete(warmStateKey(i))
 				}
-				warmBreakAdd(m, n, n+15, func(i int) []string { return []string{"reused"} })
+				warmStateAdd(m, n, n+15, func(i int) []string { return []string{"reused"} })
 			},
 		},
 		{
 			name:     "records detached by an in-place change before their delete",
-			indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst},
+			indexers: Indexers{"v": warmStateValues, "f": warmStateFirst},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				objs := warmBreakAdd(m, 0, 20, func(i int) []string { return []string{"old", fmt.Sprint(i)} })
+				objs := warmStateAdd(m, 0, 20, func(i int) []string { return []string{"old", fmt.Sprint(i)} })
 				for i, o := range objs {
 					if i%2 == 0 {
 						o.values = []string{"new"}
@@ -214,67 +198,67 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 		},
 		{
 			name:     "initial Indices with empty sets, keys not stored and a name with no IndexFunc",
-			indexers: Indexers{"v": warmBreakValues},
+			indexers: Indexers{"v": warmStateValues},
 			indices: Indices{
 				"v":    index{"empty": nil, "given": {"ghost": {}, "k00001": {}}},
 				"none": index{"x": {"ghost": {}, "k00002": {}}, "void": {}},
 			},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, 5, func(i int) []string { return []string{"given"} })
-				m.Delete(warmBreakKey(1))
-				m.Delete(warmBreakKey(2))
+				warmStateAdd(m, 0, 5, func(i int) []string { return []string{"given"} })
+				m.Delete(warmStateKey(1))
+				m.Delete(warmStateKey(2))
 			},
 		},
 		{
 			name:     "an index added after the records, and one taking over pending content",
-			indexers: Indexers{"v": warmBreakValues},
+			indexers: Indexers{"v": warmStateValues},
 			indices:  Indices{"late2": index{"x": {"k00003": {}, "ghost": {}}}},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, recordChunkSize+5, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
+				warmStateAdd(m, 0, records.ChunkSize+5, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
 				for i := 0; i < 30; i++ {
-					m.Delete(warmBreakKey(i * 3))
+					m.Delete(warmStateKey(i * 3))
 				}
-				if err := m.AddIndexers(Indexers{"late": warmBreakFirst, "late2": warmBreakValues}); err != nil {
+				if err := m.AddIndexers(Indexers{"late": warmStateFirst, "late2": warmStateValues}); err != nil {
 					t.Fatal(err)
 				}
 			},
 		},
 		{
 			name:     "an AddIndexers whose IndexFunc panicked midway",
-			indexers: Indexers{"v": warmBreakValues},
+			indexers: Indexers{"v": warmStateValues},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				objs := warmBreakAdd(m, 0, 50, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
+				objs := warmStateAdd(m, 0, 50, func(i int) []string { return []string{fmt.Sprint(i % 4)} })
 				objs[25].panics = true
-				if warmBreakCatch(func() { _ = m.AddIndexers(Indexers{"late": warmBreakFirst}) }) == nil {
+				if warmStateCatch(func() { _ = m.AddIndexers(Indexers{"late": warmStateFirst}) }) == nil {
 					t.Fatal("AddIndexers did not panic")
 				}
 			},
 		},
 		{
 			name:     "a delete whose IndexFunc panicked midway through the indices",
-			indexers: Indexers{"v": warmBreakValues, "f": warmBreakFirst, "g": warmBreakFirst},
+			indexers: Indexers{"v": warmStateValues, "f": warmStateFirst, "g": warmStateFirst},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				objs := warmBreakAdd(m, 0, 10, func(i int) []string { return []string{"a", fmt.Sprint(i)} })
+				objs := warmStateAdd(m, 0, 10, func(i int) []string { return []string{"a", fmt.Sprint(i)} })
 				objs[4].panics = true
-				if warmBreakCatch(func() { m.Delete(objs[4].key) }) == nil {
+				if warmStateCatch(func() { m.Delete(objs[4].key) }) == nil {
 					t.Fatal("Delete did not panic")
 				}
 				objs[5].fails = true
-				if warmBreakCatch(func() { m.Delete(objs[5].key) }) == nil {
+				if warmStateCatch(func() { m.Delete(objs[5].key) }) == nil {
 					t.Fatal("Delete did not panic")
 				}
 			},
 		},
 		{
 			name:     "a Replace whose IndexFunc panicked midway",
-			indexers: Indexers{"v": warmBreakValues},
+			indexers: Indexers{"v": warmStateValues},
 			setup: func(t *testing.T, m *threadSafeMap) {
-				warmBreakAdd(m, 0, 30, func(i int) []string { return []string{"a"} })
+				warmStateAdd(m, 0, 30, func(i int) []string { return []string{"a"} })
 				items := map[string]interface{}{}
 				for i := 0; i < 30; i++ {
-					items[warmBreakKey(i)] = &warmBreakObj{key: warmBreakKey(i), values: []string{"r", fmt.Sprint(i)}, panics: i == 17}
+					items[warmStateKey(i)] = &warmStateObj{key: warmStateKey(i), values: []string{"r", fmt.Sprint(i)}, panics: i == 17}
 				}
-				if warmBreakCatch(func() { m.Replace(items, "1") }) == nil {
+				if warmStateCatch(func() { m.Replace(items, "1") }) == nil {
 					t.Fatal("Replace did not panic")
 				}
 			},
@@ -288,12 +272,12 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 			}
 			before := renderIndexState(m)
 			ids := []int32{}
-			for id := int32(0); id < m.recs.n+2000; id++ {
+			for id := int32(0); id < int32(m.recs.Len())+2000; id++ {
 				ids = append(ids, id)
 			}
-			ids = append(ids, 4*recordChunkSize-1, 4*recordChunkSize, 1<<24, 1<<30, 1<<31-1)
+			ids = append(ids, 4*records.ChunkSize-1, 4*records.ChunkSize, 1<<24, 1<<30, 1<<31-1)
 			for _, id := range ids {
-				if r := warmBreakCatch(func() { m.indices.warm(id) }); r != nil {
+				if r := warmStateCatch(func() { m.indices.warm(id) }); r != nil {
 					t.Fatalf("warm(%d) panicked: %v", id, r)
 				}
 			}
@@ -305,18 +289,18 @@ func TestReadingAheadForADeleteLeavesEveryByteOfTheIndicesAsItWasInEveryShapeASt
 	}
 }
 
-// warmBreakSequence drives a store through writes that end in deletes of
+// warmStateSequence drives a store through writes that end in deletes of
 // every shape; it is run twice, once with extra warm calls before every
 // delete, and the two stores must end identical.
-func warmBreakSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key string)) []string {
+func warmStateSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key string)) []string {
 	var panics []string
 	del := func(key string) {
 		beforeDelete(m, key)
-		if r := warmBreakCatch(func() { m.Delete(key) }); r != nil {
+		if r := warmStateCatch(func() { m.Delete(key) }); r != nil {
 			panics = append(panics, fmt.Sprint(r))
 		}
 	}
-	objs := warmBreakAdd(m, 0, 3*keySetListMax, func(i int) []string {
+	objs := warmStateAdd(m, 0, 3*keyset.ListMax, func(i int) []string {
 		return []string{"all", fmt.Sprint("m", i%5), fmt.Sprint("m", i%5), ""}
 	})
 	for i, o := range objs {
@@ -334,27 +318,27 @@ func warmBreakSequence(m *threadSafeMap, beforeDelete func(m *threadSafeMap, key
 			del(o.key)
 		}
 	}
-	for i := 0; i < 3*keySetListMax; i++ {
-		o := &warmBreakObj{key: warmBreakKey(i), values: []string{"again", fmt.Sprint(i % 2)}}
+	for i := 0; i < 3*keyset.ListMax; i++ {
+		o := &warmStateObj{key: warmStateKey(i), values: []string{"again", fmt.Sprint(i % 2)}}
 		// NB: a key whose delete panicked is still stored under an
 		// object that panics, so its update panics too.
-		if r := warmBreakCatch(func() { m.Add(o.key, o) }); r != nil {
+		if r := warmStateCatch(func() { m.Add(o.key, o) }); r != nil {
 			panics = append(panics, fmt.Sprint(r))
 		}
 	}
-	for i := 0; i < 3*keySetListMax; i += 3 {
-		del(warmBreakKey(i))
+	for i := 0; i < 3*keyset.ListMax; i += 3 {
+		del(warmStateKey(i))
 	}
 	return panics
 }
 
-// warmBreakNoop does nothing before a delete.
-func warmBreakNoop(*threadSafeMap, string) {}
+// warmStateNoop does nothing before a delete.
+func warmStateNoop(*threadSafeMap, string) {}
 
-// warmBreakWarmEvery calls warm, many times, on every id near key's
+// warmStateWarmEvery calls warm, many times, on every id near key's
 // before its delete.
-func warmBreakWarmEvery(m *threadSafeMap, key string) {
-	for id := int32(0); id < m.recs.n+keySetListMax; id++ {
+func warmStateWarmEvery(m *threadSafeMap, key string) {
+	for id := int32(0); id < int32(m.recs.Len())+keyset.ListMax; id++ {
 		m.indices.warm(id)
 		m.indices.warm(id)
 	}
@@ -368,16 +352,16 @@ func TestExtraReadsAheadBeforeEveryDeleteLeaveTheSameStoreAndTheSamePanics(t *te
 	// NB: one index at a time, so both stores order their indices alike
 	// (an Indexers map's order is random).
 	newMap := func() *threadSafeMap {
-		m := newThreadSafeMap(Indexers{"v": warmBreakValues}, Indices{"p": index{"x": {"k00001": {}}}})
-		if err := m.AddIndexers(Indexers{"f": warmBreakFirst}); err != nil {
+		m := newThreadSafeMap(Indexers{"v": warmStateValues}, Indices{"p": index{"x": {"k00001": {}}}})
+		if err := m.AddIndexers(Indexers{"f": warmStateFirst}); err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
 	plain, warmed := newMap(), newMap()
 	// NB: each store gets its own objects, changed in place the same way.
-	pp := warmBreakSequence(plain, warmBreakNoop)
-	wp := warmBreakSequence(warmed, warmBreakWarmEvery)
+	pp := warmStateSequence(plain, warmStateNoop)
+	wp := warmStateSequence(warmed, warmStateWarmEvery)
 	if fmt.Sprint(pp) != fmt.Sprint(wp) {
 		t.Fatalf("panics differ:\nwithout extra warm %v\nwith extra warm    %v", pp, wp)
 	}
@@ -392,8 +376,8 @@ func TestExtraReadsAheadBeforeEveryDeleteLeaveTheSameStoreAndTheSamePanics(t *te
 // the write lock only.
 func TestDeletesReadingAheadRaceWithNoReaderOfTheIndices(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	m := newThreadSafeMap(Indexers{"v": warmBreakValues, "f": warmBreakFirst}, Indices{})
-	probe := &warmBreakObj{key: "probe", values: []string{"shared", "x"}}
+	m := newThreadSafeMap(Indexers{"v": warmStateValues, "f": warmStateFirst}, Indices{})
+	probe := &warmStateObj{key: "probe", values: []string{"shared", "x"}}
 	done := make(chan struct{})
 	var readers, writers sync.WaitGroup
 	for r := 0; r < 2; r++ {
@@ -421,11 +405,11 @@ func TestDeletesReadingAheadRaceWithNoReaderOfTheIndices(t *testing.T) {
 		go func(w int) {
 			defer writers.Done()
 			for round := 0; round < 4; round++ {
-				for i := 0; i < 2*keySetListMax; i++ {
+				for i := 0; i < 2*keyset.ListMax; i++ {
 					key := fmt.Sprintf("w%d-%d", w, i)
-					m.Add(key, &warmBreakObj{key: key, values: []string{"shared", fmt.Sprint(i % 3)}})
+					m.Add(key, &warmStateObj{key: key, values: []string{"shared", fmt.Sprint(i % 3)}})
 				}
-				for i := 0; i < 2*keySetListMax; i++ {
+				for i := 0; i < 2*keyset.ListMax; i++ {
 					m.Delete(fmt.Sprintf("w%d-%d", w, i))
 				}
 			}

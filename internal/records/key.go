@@ -1,4 +1,4 @@
-package cache
+package records
 
 import (
 	"hash/maphash"
@@ -6,36 +6,67 @@ import (
 	"strings"
 )
 
-// recordKey is a record's storage key as two string headers, so that a key
+// Key is a record's storage key as two string headers, so that a key
 // computed from an object's metadata needs no allocation of its own: the
 // key is rest when prefix is "", and prefix + "/" + rest otherwise.
 //
-// A key the store computed itself (see namedMeta) is (namespace, name), both
+// A key the store computed itself (see Named) is (namespace, name), both
 // headers taken from the object's own metadata strings; a cluster-scoped
 // object's key is ("", name). Any other key k (given to a ThreadSafeStore,
 // an ExplicitKey, a tombstone's key, one made by another KeyFunc) is
-// ("", k). Two recordKeys name the same key exactly when their renderings
+// ("", k). Two Keys name the same key exactly when their renderings
 // are equal, whatever their split, so no flag tells the forms apart, and a
 // record's key may be re-pointed to another split of the same key.
 //
 // NB: the headers never follow a later change of the object's metadata in
 // place: strings are immutable, and the record keeps the headers it was
 // given.
-type recordKey struct {
+type Key struct {
 	prefix, rest string
 }
 
-// plainKey is the recordKey of a key given as one string.
-func plainKey(key string) recordKey { return recordKey{rest: key} }
+// Plain is the Key of a key given as one string.
+func Plain(key string) Key { return Key{rest: key} }
 
-// namedKey is the recordKey of the key MetaNamespaceKeyFunc gives an object
+// Named is the Key of the key MetaNamespaceKeyFunc gives an object
 // with namespace and name, without building that string.
-func namedKey(namespace, name string) recordKey {
-	return recordKey{prefix: namespace, rest: name}
+func Named(namespace, name string) Key {
+	return Key{prefix: namespace, rest: name}
 }
 
-// len returns the length of k's rendering.
-func (k recordKey) len() int {
+// In returns the value m holds under k's rendering, and whether it holds
+// one (-1 and false when not). It allocates nothing for a whole key, or a
+// split one short enough to render in a stack buffer, and renders nothing
+// when m is empty.
+func (k Key) In(m map[string]int32) (int32, bool) {
+	if len(m) == 0 {
+		return -1, false
+	}
+	if k.prefix == "" {
+		v, ok := m[k.rest]
+		return v, ok
+	}
+	var buf [128]byte
+	v, ok := m[string(k.AppendTo(buf[:0]))]
+	return v, ok
+}
+
+// Splits returns every Key that renders as rendering: the plain one, and
+// one split at each '/' but a leading one (a Key with an empty prefix is
+// the plain one). It is for tests, which check that all of them hash and
+// compare alike.
+func Splits(rendering string) []Key {
+	forms := []Key{Plain(rendering)}
+	for i := 1; i < len(rendering); i++ {
+		if rendering[i] == '/' {
+			forms = append(forms, Named(rendering[:i], rendering[i+1:]))
+		}
+	}
+	return forms
+}
+
+// Len returns the length of k's rendering.
+func (k Key) Len() int {
 	if k.prefix == "" {
 		return len(k.rest)
 	}
@@ -44,27 +75,27 @@ func (k recordKey) len() int {
 
 // String renders k: rest itself when prefix is "" (no allocation), a new
 // string otherwise.
-func (k recordKey) String() string {
+func (k Key) String() string {
 	if k.prefix == "" {
 		return k.rest
 	}
 	return k.prefix + "/" + k.rest
 }
 
-// appendTo appends k's rendering to dst.
-func (k recordKey) appendTo(dst []byte) []byte {
+// AppendTo appends k's rendering to dst.
+func (k Key) AppendTo(dst []byte) []byte {
 	if k.prefix == "" {
 		return append(dst, k.rest...)
 	}
 	return append(append(append(dst, k.prefix...), '/'), k.rest...)
 }
 
-// equal reports whether k and o render the same key. It never allocates.
-func (k recordKey) equal(o recordKey) bool {
+// Equal reports whether k and o render the same key. It never allocates.
+func (k Key) Equal(o Key) bool {
 	if len(k.prefix) == len(o.prefix) {
 		return k.prefix == o.prefix && k.rest == o.rest
 	}
-	if k.len() != o.len() {
+	if k.Len() != o.Len() {
 		return false
 	}
 	if o.prefix == "" {
@@ -74,8 +105,8 @@ func (k recordKey) equal(o recordKey) bool {
 }
 
 // hasAt reports whether s occurs in k's rendering at byte offset off; the
-// caller ensures off+len(s) is at most k.len().
-func (k recordKey) hasAt(off int, s string) bool {
+// caller ensures off+len(s) is at most k.Len().
+func (k Key) hasAt(off int, s string) bool {
 	if k.prefix == "" {
 		return k.rest[off:off+len(s)] == s
 	}
@@ -101,13 +132,13 @@ func (k recordKey) hasAt(off int, s string) bool {
 	return true
 }
 
-// hash returns a hash of k's rendering under seed, which depends only on
+// Hash returns a hash of k's rendering under seed, which depends only on
 // the rendering, however it is split: the rendering is cut at its first
 // '/', and the two sides are hashed apart and mixed (a rendering without '/'
 // is hashed whole). A split key whose prefix holds no '/', the usual
 // namespace/name, is thus hashed from its two headers, with neither a
 // rendering nor a streaming hash.
-func (k recordKey) hash(seed maphash.Seed) uint64 {
+func (k Key) Hash(seed maphash.Seed) uint64 {
 	if k.prefix == "" {
 		if i := strings.IndexByte(k.rest, '/'); i >= 0 {
 			return mixKeyHalves(maphash.String(seed, k.rest[:i]), maphash.String(seed, k.rest[i+1:]))

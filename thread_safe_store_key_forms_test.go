@@ -1,69 +1,54 @@
 package cache
 
-// Break-it attacks on the key table's tags (commit 0849ffe) from inside the
-// package: keys whose 32-bit tags collide exactly, long probe runs that
-// wrap around, backward shifts after an index function panicked mid-delete,
-// and readers racing writers over split and plain forms of the same keys.
+// The store's key table under keys in both forms: keys whose 32-bit tags
+// collide exactly, long probe runs that wrap around, backward shifts after
+// an index function panicked mid-delete, and readers racing writers over
+// split and plain forms of the same keys. The table stays exact (see
+// keytable.Table.Verify) and every key is found in every form.
 
 import (
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"go.uber.org/goleak"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/kcache-go/cache/internal/keytable"
+	"github.com/kcache-go/cache/internal/records"
 )
 
-// keytagCheckTable verifies m's table against its records: each member's
-// tag is its key's, no member is cut off from its home, count is right,
-// every stored record is found under its key in each form, and nothing
-// else is in the table.
-func keytagCheckTable(t *testing.T, m *threadSafeMap) {
+// keyFormCheckTable verifies m's table against its records (see
+// keytable.Table.Verify: each member's tag is its key's, no member is cut
+// off from its home, count is right), that it holds exactly the stored
+// records, and that every stored record is found under its key in each
+// form.
+func keyFormCheckTable(t *testing.T, m *threadSafeMap) {
 	t.Helper()
-	tb := &m.table
-	mask := len(tb.slots) - 1
-	members := 0
-	for i, s := range tb.slots {
-		if s == 0 {
-			continue
-		}
-		members++
-		id := slotID(s)
-		if isHole(m.recs.object(id)) {
-			t.Fatalf("slot %d holds record %d, which is not stored", i, id)
-		}
-		key := m.recs.key(id)
-		if slotTag(s) != tb.hashOf(key) {
-			t.Fatalf("slot %d (%q) has tag %x, its key's is %x", i, key.String(), slotTag(s), tb.hashOf(key))
-		}
-		for j := tb.home(slotTag(s)); j != i; j = (j + 1) & mask {
-			if tb.slots[j] == 0 {
-				t.Fatalf("slot %d (%q) is cut off from its home by empty slot %d", i, key.String(), j)
-			}
-		}
+	if err := m.table.Verify(&m.recs); err != nil {
+		t.Fatal(err)
 	}
-	if members != tb.count || members != m.recs.live {
-		t.Fatalf("%d members, count %d, %d stored records", members, tb.count, m.recs.live)
+	if m.table.Len() != m.recs.Live() {
+		t.Fatalf("%d members, %d stored records", m.table.Len(), m.recs.Live())
 	}
-	m.recs.forEachStored(func(id int32, _ interface{}) {
-		for _, k := range keyForms(m.recs.key(id).String()) {
-			if got := tb.find(k, &m.recs); got != id {
+	m.recs.ForEachStored(func(id int32, _ interface{}) {
+		for _, k := range records.Splits(m.recs.Key(id).String()) {
+			if got := m.table.Find(k, &m.recs); got != id {
 				t.Fatalf("find(%+v) = %d, want %d", k, got, id)
 			}
 		}
 	})
 }
 
-// keytagCollidingKeys returns pairs of distinct namespace/name keys whose
+// keyFormCollidingKeys returns pairs of distinct namespace/name keys whose
 // tags under tb's seed are equal (all 32 bits), found by brute force.
-func keytagCollidingKeys(tb *keyTable, want int) [][2]string {
+func keyFormCollidingKeys(tb *keytable.Table, want int) [][2]string {
 	seen := make(map[uint32]string, 1<<18)
 	var pairs [][2]string
 	for i := 0; len(pairs) < want; i++ {
 		key := fmt.Sprintf("ns-%d/pod-%d", i%97, i)
-		tag := tb.hashOf(plainKey(key))
+		tag := tb.HashOf(records.Plain(key))
 		if other, ok := seen[tag]; ok {
 			pairs = append(pairs, [2]string{other, key})
 			continue
@@ -73,25 +58,25 @@ func keytagCollidingKeys(tb *keyTable, want int) [][2]string {
 	return pairs
 }
 
-// keytagObj is a stored object: its key, and whether the "boom" index
+// keyFormObj is a stored object: its key, and whether the "boom" index
 // panics on it.
-type keytagObj struct {
+type keyFormObj struct {
 	key  string
 	boom bool
 }
 
-func keytagBoomIndex(obj interface{}) ([]string, error) {
-	o := obj.(*keytagObj)
+func keyFormBoomIndex(obj interface{}) ([]string, error) {
+	o := obj.(*keyFormObj)
 	if o.boom {
 		panic("boom index panics on purpose")
 	}
 	return []string{o.key[:1]}, nil
 }
 
-// keytagPut stores obj under key, split at its first '/' when split is
+// keyFormPut stores obj under key, split at its first '/' when split is
 // set (as the store keys a namespaced object), plain otherwise (and when
 // the key starts with '/': ("", name) renders as name alone).
-func keytagPut(m *threadSafeMap, key string, obj interface{}, split bool) {
+func keyFormPut(m *threadSafeMap, key string, obj interface{}, split bool) {
 	if ns, name, ok := strings.Cut(key, "/"); ok && split && ns != "" {
 		m.updateNamed(ns, name, obj, "")
 		return
@@ -99,7 +84,7 @@ func keytagPut(m *threadSafeMap, key string, obj interface{}, split bool) {
 	m.Add(key, obj)
 }
 
-func keytagDelete(m *threadSafeMap, key string, split bool) {
+func keyFormDelete(m *threadSafeMap, key string, split bool) {
 	if ns, name, ok := strings.Cut(key, "/"); ok && split && ns != "" {
 		m.deleteNamed(ns, name, "")
 		return
@@ -119,26 +104,26 @@ func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *t
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
-			pairs := keytagCollidingKeys(&m.table, 4)
-			objs := map[string]*keytagObj{}
+			m := newThreadSafeMap(Indexers{"first": keyFormBoomIndex}, Indices{})
+			pairs := keyFormCollidingKeys(&m.table, 4)
+			objs := map[string]*keyFormObj{}
 			for _, p := range pairs {
 				for _, k := range p {
-					objs[k] = &keytagObj{key: k}
-					keytagPut(m, k, objs[k], tt.splitPut)
+					objs[k] = &keyFormObj{key: k}
+					keyFormPut(m, k, objs[k], tt.splitPut)
 				}
 			}
-			if m.table.hashOf(plainKey(pairs[0][0])) != m.table.hashOf(plainKey(pairs[0][1])) {
+			if m.table.HashOf(records.Plain(pairs[0][0])) != m.table.HashOf(records.Plain(pairs[0][1])) {
 				t.Fatalf("the brute-forced keys %q do not collide", pairs[0])
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			for k, o := range objs {
 				if got, ok := m.Get(k); !ok || got != o {
 					t.Fatalf("Get(%q) = %v, %v; want its own object", k, got, ok)
 				}
 			}
 			for _, p := range pairs {
-				keytagDelete(m, p[0], tt.splitDrop)
+				keyFormDelete(m, p[0], tt.splitDrop)
 				if _, ok := m.Get(p[0]); ok {
 					t.Fatalf("%q is still stored after its delete", p[0])
 				}
@@ -146,9 +131,9 @@ func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *t
 				if got, ok := m.getNamed(ns, name); !ok || got != objs[p[1]] {
 					t.Fatalf("deleting %q lost its tag twin %q: %v, %v", p[0], p[1], got, ok)
 				}
-				keytagCheckTable(t, m)
-				keytagPut(m, p[0], objs[p[0]], !tt.splitPut)
-				keytagCheckTable(t, m)
+				keyFormCheckTable(t, m)
+				keyFormPut(m, p[0], objs[p[0]], !tt.splitPut)
+				keyFormCheckTable(t, m)
 			}
 			if got := len(m.ListKeys()); got != 2*len(pairs) {
 				t.Fatalf("%d keys listed, want %d", got, 2*len(pairs))
@@ -157,22 +142,22 @@ func TestKeysWhoseTagsCollideInAll32BitsAreStillTellApartAndRemovedOneByOne(t *t
 	}
 }
 
-// keytagSameHomeKeys returns n keys whose tags agree in their low 12 bits,
+// keyFormSameHomeKeys returns n keys whose tags agree in their low 12 bits,
 // so they share one home in every table of up to 4096 slots, that home
 // being the last slot of a table of size slots (their run wraps around).
-func keytagSameHomeKeys(tb *keyTable, n, slots int) []string {
+func keyFormSameHomeKeys(tb *keytable.Table, n, slots int) []string {
 	var keys []string
 	for i := 0; len(keys) < n; i++ {
 		key := fmt.Sprintf("wrap-%d/obj-%d", i%13, i)
-		if tb.hashOf(plainKey(key))&4095 == uint32(slots-1) {
+		if tb.HashOf(records.Plain(key))&4095 == uint32(slots-1) {
 			keys = append(keys, key)
 		}
 	}
 	return keys
 }
 
-// keytagMustPanic runs fn and fails the test unless it panics.
-func keytagMustPanic(t *testing.T, fn func()) {
+// keyFormMustPanic runs fn and fails the test unless it panics.
+func keyFormMustPanic(t *testing.T, fn func()) {
 	t.Helper()
 	defer func() {
 		if recover() == nil {
@@ -196,44 +181,44 @@ func TestAPanicInAnIndexFunctionMidDeleteLeavesTheObjectStoredAndTheTableIntactF
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			m := newThreadSafeMap(Indexers{"first": keyFormBoomIndex}, Indices{})
 			// 20 same-home keys and 20 fillers: 40 members, a 64-slot
 			// table, the run starting at slot 63 and wrapping.
-			keys := keytagSameHomeKeys(&m.table, 20, 64)
-			objs := map[string]*keytagObj{}
+			keys := keyFormSameHomeKeys(&m.table, 20, 64)
+			objs := map[string]*keyFormObj{}
 			for i, k := range keys {
-				objs[k] = &keytagObj{key: k}
-				keytagPut(m, k, objs[k], tt.split)
+				objs[k] = &keyFormObj{key: k}
+				keyFormPut(m, k, objs[k], tt.split)
 				filler := fmt.Sprintf("filler/%d", i)
-				objs[filler] = &keytagObj{key: filler}
-				keytagPut(m, filler, objs[filler], tt.split)
+				objs[filler] = &keyFormObj{key: filler}
+				keyFormPut(m, filler, objs[filler], tt.split)
 			}
-			if len(m.table.slots) != 64 {
-				t.Fatalf("table has %d slots, the attack assumes 64", len(m.table.slots))
+			if m.table.Slots() != 64 {
+				t.Fatalf("table has %d slots, the test assumes 64", m.table.Slots())
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			victim := keys[tt.boomAt]
 			objs[victim].boom = true
-			keytagMustPanic(t, func() { keytagDelete(m, victim, tt.split) })
+			keyFormMustPanic(t, func() { keyFormDelete(m, victim, tt.split) })
 			if got, ok := m.Get(victim); !ok || got != objs[victim] {
 				t.Fatalf("after the panicking delete Get(%q) = %v, %v; client-go keeps the object stored", victim, got, ok)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			for _, k := range keys {
 				if k != victim {
-					keytagDelete(m, k, !tt.split)
-					keytagCheckTable(t, m)
+					keyFormDelete(m, k, !tt.split)
+					keyFormCheckTable(t, m)
 				}
 			}
 			if got, ok := m.Get(victim); !ok || got != objs[victim] {
 				t.Fatalf("after its run was shifted Get(%q) = %v, %v", victim, got, ok)
 			}
 			objs[victim].boom = false
-			keytagDelete(m, victim, tt.split)
+			keyFormDelete(m, victim, tt.split)
 			if _, ok := m.Get(victim); ok {
 				t.Fatalf("%q survived a delete that did not panic", victim)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			if got := len(m.ListKeys()); got != 20 {
 				t.Fatalf("%d keys left, want the 20 fillers", got)
 			}
@@ -251,19 +236,19 @@ func TestTheTableStaysExactAcrossGrowthAndLongShiftsOfMixedKeyForms(t *testing.T
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			m := newThreadSafeMap(Indexers{"first": keyFormBoomIndex}, Indices{})
 			key := func(i int) string {
 				return []string{"a/b/", "a/", "/", "//x/", "名前/"}[i%5] + fmt.Sprint(i) + strings.Repeat("/", i%3)
 			}
 			for round := 0; round < 3; round++ {
 				for i := 0; i < tt.n; i++ {
-					keytagPut(m, key(i), &keytagObj{key: key(i)}, (i+round)%2 == 0)
+					keyFormPut(m, key(i), &keyFormObj{key: key(i)}, (i+round)%2 == 0)
 				}
-				keytagCheckTable(t, m)
+				keyFormCheckTable(t, m)
 				for i := round; i < tt.n; i += 2 {
-					keytagDelete(m, key(i), (i+round)%3 == 0)
+					keyFormDelete(m, key(i), (i+round)%3 == 0)
 				}
-				keytagCheckTable(t, m)
+				keyFormCheckTable(t, m)
 				for i := 0; i < tt.n; i++ {
 					_, ok := m.Get(key(i))
 					if want := (i-round)%2 != 0 || i < round; ok != want {
@@ -275,17 +260,17 @@ func TestTheTableStaysExactAcrossGrowthAndLongShiftsOfMixedKeyForms(t *testing.T
 	}
 }
 
-// keytagMeta is a namespaced object for the Indexer race.
-type keytagMeta struct {
+// keyFormMeta is a namespaced object for the Indexer race.
+type keyFormMeta struct {
 	metav1.ObjectMeta
 }
 
-// keytagReadUntil looks up every fixed object, by its rendered key and by
+// keyFormReadUntil looks up every fixed object, by its rendered key and by
 // the object, until stop is closed; a miss or a wrong object is sent to
 // errs and ends the reader.
 // Once it has looked every one up it calls warm, so writers can wait for
 // readers to be running.
-func keytagReadUntil(ix Indexer, fixed []*keytagMeta, stop <-chan struct{}, errs chan<- string, warm func()) {
+func keyFormReadUntil(ix Indexer, fixed []*keyFormMeta, stop <-chan struct{}, errs chan<- string, warm func()) {
 	warmed := false
 	defer func() {
 		if !warmed {
@@ -326,9 +311,9 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ix := NewIndexer(MetaNamespaceKeyFunc, Indexers{NamespaceIndex: MetaNamespaceIndexFunc})
-			var fixed []*keytagMeta
+			var fixed []*keyFormMeta
 			for i := 0; i < 40; i++ {
-				o := &keytagMeta{metav1.ObjectMeta{Namespace: []string{"a/b", "a", "ns"}[i%3], Name: fmt.Sprintf("fixed-%d/x", i)}}
+				o := &keyFormMeta{metav1.ObjectMeta{Namespace: []string{"a/b", "a", "ns"}[i%3], Name: fmt.Sprintf("fixed-%d/x", i)}}
 				fixed = append(fixed, o)
 				if err := ix.Add(o); err != nil {
 					t.Fatal(err)
@@ -343,7 +328,7 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 				warm.Add(1)
 				go func() {
 					defer wg.Done()
-					keytagReadUntil(ix, fixed, stop, errs, warm.Done)
+					keyFormReadUntil(ix, fixed, stop, errs, warm.Done)
 				}()
 			}
 			warm.Wait()
@@ -353,7 +338,7 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 				go func() {
 					defer writers.Done()
 					for i := 0; i < tt.ops; i++ {
-						o := &keytagMeta{metav1.ObjectMeta{Namespace: "a/b", Name: fmt.Sprintf("churn-%d-%d", w, i%700)}}
+						o := &keyFormMeta{metav1.ObjectMeta{Namespace: "a/b", Name: fmt.Sprintf("churn-%d-%d", w, i%700)}}
 						if i%3 == 2 {
 							_ = ix.Delete(o)
 							continue
@@ -369,43 +354,7 @@ func TestReadersOfAlwaysStoredKeysFindThemInBothFormsWhileWritersGrowAndShiftThe
 			for e := range errs {
 				t.Error(e)
 			}
-			keytagCheckTable(t, ix.(*cache).threadSafeMap)
-		})
-	}
-}
-
-func TestEverySplitHashesAlikeAtEveryLengthAroundTheHashBufferBoundaries(t *testing.T) {
-	seed := newKeyTable(1).seed
-	lengths := []int{0, 1, 2, 31, 32, 63, 64, 126, 127, 128, 129, 254, 255, 256, 257, 383, 384, 385}
-	tests := []struct {
-		name string
-		// head is where the rendering's first '/' falls.
-		head string
-	}{
-		{"first slash at the start", ""},
-		{"a short first side", "ns"},
-		{"a first side of 128 bytes", strings.Repeat("h", 128)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checked := 0
-			for _, a := range lengths {
-				for _, b := range lengths {
-					// rendering = head/A/B with '/' inside B too, so the
-					// streamed second half is cut in several places.
-					rendering := tt.head + "/" + strings.Repeat("a", a) + "/" + strings.Repeat("b", b) + "/"
-					want := plainKey(rendering).hash(seed)
-					for _, k := range keyForms(rendering) {
-						if got := k.hash(seed); got != want {
-							t.Fatalf("hash of %d+%d+%d bytes split as (%d, %d) = %x, plain %x", len(tt.head), a, b, len(k.prefix), len(k.rest), got, want)
-						}
-						checked++
-					}
-				}
-			}
-			if checked < len(lengths)*len(lengths)*2 {
-				t.Fatalf("only %d splits checked", checked)
-			}
+			keyFormCheckTable(t, ix.(*cache).threadSafeMap)
 		})
 	}
 }
@@ -420,45 +369,45 @@ func TestAStoreReplacedWithPlainKeysIsWrittenAndDeletedThroughSplitKeys(t *testi
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			m := newThreadSafeMap(Indexers{"first": keyFormBoomIndex}, Indices{})
 			key := func(i int) string { return fmt.Sprintf("%s/p-%d", []string{"a", "a/b", "x//"}[i%3], i) }
 			items := map[string]interface{}{}
 			for i := 0; i < tt.n; i++ {
-				items[key(i)] = &keytagObj{key: key(i)}
+				items[key(i)] = &keyFormObj{key: key(i)}
 			}
 			m.Replace(items, "1")
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			for i := 0; i < 2*tt.n; i++ {
-				keytagPut(m, key(i), &keytagObj{key: key(i) + "'"}, true)
+				keyFormPut(m, key(i), &keyFormObj{key: key(i) + "'"}, true)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			if got := len(m.ListKeys()); got != 2*tt.n {
 				t.Fatalf("%d keys after writing %d through split keys over %d replaced, want %d", got, 2*tt.n, tt.n, 2*tt.n)
 			}
 			for i := 0; i < 2*tt.n; i += 2 {
-				keytagDelete(m, key(i), true)
+				keyFormDelete(m, key(i), true)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			for i := 0; i < 2*tt.n; i++ {
 				obj, ok := m.Get(key(i))
-				if ok != (i%2 == 1) || (ok && obj.(*keytagObj).key != key(i)+"'") {
+				if ok != (i%2 == 1) || (ok && obj.(*keyFormObj).key != key(i)+"'") {
 					t.Fatalf("Get(%q) = %v, %v", key(i), obj, ok)
 				}
 			}
 			// replaceKeyed with one key in both forms keeps one record.
-			keys := []recordKey{namedKey("a/b", "c"), plainKey("a/b/c"), namedKey("a", "b/c")}
-			m.replaceKeyed(keys, []interface{}{&keytagObj{key: "1"}, &keytagObj{key: "2"}, &keytagObj{key: "3"}}, "2")
-			keytagCheckTable(t, m)
-			if obj, ok := m.Get("a/b/c"); !ok || obj.(*keytagObj).key != "3" || len(m.ListKeys()) != 1 {
+			keys := []records.Key{records.Named("a/b", "c"), records.Plain("a/b/c"), records.Named("a", "b/c")}
+			m.replaceKeyed(keys, []interface{}{&keyFormObj{key: "1"}, &keyFormObj{key: "2"}, &keyFormObj{key: "3"}}, "2")
+			keyFormCheckTable(t, m)
+			if obj, ok := m.Get("a/b/c"); !ok || obj.(*keyFormObj).key != "3" || len(m.ListKeys()) != 1 {
 				t.Fatalf("after replacing with one key in three forms: %v %v, keys %q", obj, ok, m.ListKeys())
 			}
 		})
 	}
 }
 
-// keytagFuzzKey builds a key from bytes over a tiny alphabet, so that keys
+// keyFormFuzzKey builds a key from bytes over a tiny alphabet, so that keys
 // often collide across splits ("a/b"+"c" and "a"+"b/c").
-func keytagFuzzKey(b []byte) string {
+func keyFormFuzzKey(b []byte) string {
 	const alphabet = "ab/c"
 	var sb strings.Builder
 	for _, x := range b {
@@ -473,29 +422,29 @@ func FuzzAStoreWritingMixedKeyFormsAgreesWithAMapOfRenderings(f *testing.F) {
 	f.Add(bytes100())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := newThreadSafeMap(Indexers{"first": func(obj interface{}) ([]string, error) {
-			return []string{obj.(*keytagObj).key[:1]}, nil
+			return []string{obj.(*keyFormObj).key[:1]}, nil
 		}}, Indices{})
-		want := map[string]*keytagObj{}
+		want := map[string]*keyFormObj{}
 		for len(data) >= 2 {
 			op, n := data[0], 1+int(data[1]%6)
 			data = data[2:]
 			if n > len(data) {
 				n = len(data)
 			}
-			key := "k" + keytagFuzzKey(data[:n])
+			key := "k" + keyFormFuzzKey(data[:n])
 			data = data[n:]
 			split := op&4 != 0
 			switch op % 3 {
 			case 0, 1:
-				o := &keytagObj{key: key}
-				keytagPut(m, key, o, split)
+				o := &keyFormObj{key: key}
+				keyFormPut(m, key, o, split)
 				want[key] = o
 			default:
-				keytagDelete(m, key, split)
+				keyFormDelete(m, key, split)
 				delete(want, key)
 			}
 		}
-		keytagCheckTable(t, m)
+		keyFormCheckTable(t, m)
 		if got := len(m.ListKeys()); got != len(want) {
 			t.Fatalf("%d keys stored, want %d", got, len(want))
 		}
@@ -516,38 +465,6 @@ func bytes100() []byte {
 	return b
 }
 
-func TestTheKeyTableCostsTenToTwentyBytesPerStoredKey(t *testing.T) {
-	// limit is the number of keys a table of size slots holds before it
-	// doubles.
-	limit := func(size int) int { return size * keyTableLoadNum / keyTableLoadDen }
-	tests := []struct {
-		name string
-		n    int
-	}{
-		{"just past a doubling", limit(128) + 1},
-		{"just before a doubling", limit(1024)},
-		{"a large store", 10000},
-	}
-	// NB: 8-byte slots, at most 13/16 and, after a doubling, just over
-	// 13/32 of them used.
-	lo := 8 * float64(keyTableLoadDen) / float64(keyTableLoadNum)
-	hi := 2 * lo
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{}, Indices{})
-			for i := 0; i < tt.n; i++ {
-				m.updateNamed("ns", fmt.Sprint(i), &keytagObj{key: "x"}, "")
-			}
-			slotBytes := int(unsafe.Sizeof(m.table.slots[0])) // NB: 8 since the slots carry tags.
-			perKey := float64(len(m.table.slots)*slotBytes) / float64(m.table.len())
-			if perKey < lo-0.01 || perKey > hi {
-				t.Fatalf("%d keys in %d slots: %.1f B a key, want %.1f to %.1f", m.table.len(), len(m.table.slots), perKey, lo, hi)
-			}
-			t.Logf("%d keys in %d slots: %.1f B a key", m.table.len(), len(m.table.slots), perKey)
-		})
-	}
-}
-
 func TestADetachedRecordIsAdoptedThroughEitherFormAndTaggedAsItsKey(t *testing.T) {
 	tests := []struct {
 		name                   string
@@ -559,28 +476,28 @@ func TestADetachedRecordIsAdoptedThroughEitherFormAndTaggedAsItsKey(t *testing.T
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newThreadSafeMap(Indexers{"first": keytagBoomIndex}, Indices{})
+			m := newThreadSafeMap(Indexers{"first": keyFormBoomIndex}, Indices{})
 			for i := 0; i < 50; i++ {
 				k := fmt.Sprintf("a/b/%d", i)
-				keytagPut(m, k, &keytagObj{key: k}, i%2 == 0)
+				keyFormPut(m, k, &keyFormObj{key: k}, i%2 == 0)
 			}
-			victim := &keytagObj{key: "x/y/victim"}
-			keytagPut(m, victim.key, victim, true)
+			victim := &keyFormObj{key: "x/y/victim"}
+			keyFormPut(m, victim.key, victim, true)
 			victim.key = "z-changed-in-place" // its index value moves from "x" to "z"
-			keytagDelete(m, "x/y/victim", tt.splitDelete)
+			keyFormDelete(m, "x/y/victim", tt.splitDelete)
 			if _, ok := m.detached["x/y/victim"]; !ok {
 				t.Fatalf("the deleted record whose object changed in place is not detached: %v", m.detached)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			if keys, _ := m.IndexKeys("first", "x"); len(keys) != 1 || keys[0] != "x/y/victim" {
 				t.Fatalf("IndexKeys(first, x) = %q, want the detached key as client-go keeps it", keys)
 			}
-			back := &keytagObj{key: "x/y/victim"}
-			keytagPut(m, "x/y/victim", back, tt.splitBack)
+			back := &keyFormObj{key: "x/y/victim"}
+			keyFormPut(m, "x/y/victim", back, tt.splitBack)
 			if len(m.detached) != 0 {
 				t.Fatalf("the record was not adopted: %v", m.detached)
 			}
-			keytagCheckTable(t, m)
+			keyFormCheckTable(t, m)
 			if got, ok := m.Get("x/y/victim"); !ok || got != back {
 				t.Fatalf("Get = %v, %v; want the object written back", got, ok)
 			}
