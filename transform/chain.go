@@ -26,7 +26,7 @@ func Chain(transforms ...cache.TransformFunc) cache.TransformFunc {
 }
 
 // recommended is the chain behind Recommended.
-var recommended = Chain(StripManagedFields, StripLastAppliedConfiguration, InternStrings)
+var recommended = Chain(StripManagedFields, StripLastAppliedConfiguration, InternStrings, CompactPodSlices, InternPodStrings)
 
 // Recommended is StripManagedFields, then StripLastAppliedConfiguration,
 // then InternStrings: the memory transforms of this package that are safe
