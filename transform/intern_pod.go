@@ -153,6 +153,8 @@ func internContainerParts(c *corev1.Container) {
 		}
 	}
 	internEnv(c.Env)
+	internResourceNames(c.Resources.Limits)
+	internResourceNames(c.Resources.Requests)
 	for i := range c.Resources.Claims {
 		internStringField(&c.Resources.Claims[i].Name)
 		internStringField(&c.Resources.Claims[i].Request)
@@ -190,6 +192,7 @@ func internPodStrings(obj interface{}) {
 		if o != nil && len(o.Spec.Containers) > 0 && !podPartsShared(o) {
 			internPodSpec(&o.Spec)
 			internOwnStatus(&o.Status)
+			internStatusResourceNames(&o.Status)
 		}
 	case cache.DeletedFinalStateUnknown:
 		internPodStrings(o.Obj)
@@ -214,7 +217,8 @@ func internPodStrings(obj interface{}) {
 // and protocol of its ports, the prefix and config map or secret name of
 // its envFrom, the name and value of its env and the API version, field
 // path, container name, resource, names and keys its valueFrom refers to,
-// the names and requests of its resource claims, its resize policies, the
+// the resource names of its limits and requests, the names and requests
+// of its resource claims, its resize policies, the
 // command, path, host, scheme, port name and headers of its probes' and
 // lifecycle hooks' actions and a gRPC probe's service, its stop signal,
 // the capabilities, seccomp and AppArmor profiles and procMount of its
@@ -229,7 +233,12 @@ func internPodStrings(obj interface{}) {
 // operator, value and effect of tolerations, the topology key, policies and
 // label selector of topologySpreadConstraints, the strings of affinity
 // terms, the condition types of readinessGates and the DNS config. Of the
-// status: internOwnStatus's strings. Unique values (names, UIDs, pod IPs,
+// status: its phase, qosClass, reason, message, nominatedNodeName, hostIP
+// and hostIPs, the type, status, reason and message of its conditions, and
+// of every container status its name, image, imageID, the reason of its
+// states and the message of a waiting one, the name, mountPath and
+// recursive read-only mode of its volumeMounts and the resource names of
+// its allocatedResources and resources. Unique values (names, UIDs, pod IPs,
 // container IDs, times, hostnames) are left alone, and so are quantities.
 //
 // Like InternStrings it never changes the content of the pod (every
@@ -251,4 +260,30 @@ func internPodStrings(obj interface{}) {
 func InternPodStrings(obj interface{}) (interface{}, error) {
 	internPodStrings(obj)
 	return obj, nil
+}
+
+// internResourceNames interns the resource names that key a resource
+// list, in place (NB: assigning to an existing key stores the new key, as
+// in internStringMap; the quantity stored is the one read).
+func internResourceNames(l corev1.ResourceList) {
+	for name, q := range l {
+		if c := internString(string(name)); !sameStringData(c, string(name)) {
+			l[corev1.ResourceName(c)] = q
+		}
+	}
+}
+
+// internStatusResourceNames interns the resource names of the allocated
+// resources, limits and requests of every container status.
+func internStatusResourceNames(status *corev1.PodStatus) {
+	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses, status.EphemeralContainerStatuses} {
+		for i := range statuses {
+			s := &statuses[i]
+			internResourceNames(s.AllocatedResources)
+			if s.Resources != nil {
+				internResourceNames(s.Resources.Limits)
+				internResourceNames(s.Resources.Requests)
+			}
+		}
+	}
 }

@@ -32,6 +32,10 @@ func repeatedPodStrings() []podString {
 		{"container env value", func(p *corev1.Pod) string { return c(p).Env[0].Value }},
 		{"container env fieldRef path", func(p *corev1.Pod) string { return c(p).Env[1].ValueFrom.FieldRef.FieldPath }},
 		{"container env resourceFieldRef", func(p *corev1.Pod) string { return c(p).Env[2].ValueFrom.ResourceFieldRef.Resource }},
+		{"container limits resource name", func(p *corev1.Pod) string { return resourceNameKey(c(p).Resources.Limits, "cpu") }},
+		{"status allocated resource name", func(p *corev1.Pod) string {
+			return resourceNameKey(p.Status.ContainerStatuses[0].AllocatedResources, "memory")
+		}},
 		{"container resize policy", func(p *corev1.Pod) string { return string(c(p).ResizePolicy[0].RestartPolicy) }},
 		{"container mount path", func(p *corev1.Pod) string { return c(p).VolumeMounts[0].MountPath }},
 		{"container liveness path", func(p *corev1.Pod) string { return c(p).LivenessProbe.HTTPGet.Path }},
@@ -63,6 +67,16 @@ func repeatedPodStrings() []podString {
 		{"container status name", func(p *corev1.Pod) string { return p.Status.ContainerStatuses[0].Name }},
 		{"container status image ID", func(p *corev1.Pod) string { return p.Status.ContainerStatuses[0].ImageID }},
 	}
+}
+
+// resourceNameKey is the key of l equal to name, as stored in l.
+func resourceNameKey(l corev1.ResourceList, name string) string {
+	for k := range l {
+		if string(k) == name {
+			return string(k)
+		}
+	}
+	return ""
 }
 
 func sameBytes(a, b string) bool {
