@@ -6,44 +6,6 @@ import (
 	"github.com/kcache-go/cache"
 )
 
-// compactSlice gives *p a backing array of exactly its length when it has
-// spare capacity (decoded slices often do: the decoder grows them by
-// doubling), writing *p only then. nil and empty slices stay as they are.
-func compactSlice[S ~[]E, E any](p *S) {
-	if s := *p; len(s) > 0 && cap(s) > len(s) {
-		c := make(S, len(s))
-		copy(c, s)
-		*p = c
-	}
-}
-
-// compactPod compacts the slices of a pod that stay its own and often have
-// spare capacity once decoded: the containers, init containers and
-// volumes of its spec and every container's volumeMounts; the conditions,
-// host and pod IPs and container statuses of its status and every
-// container status's volumeMounts.
-func compactPod(pod *corev1.Pod) {
-	spec, status := &pod.Spec, &pod.Status
-	compactSlice(&spec.InitContainers)
-	compactSlice(&spec.Containers)
-	compactSlice(&spec.Volumes)
-	for _, cs := range [][]corev1.Container{spec.InitContainers, spec.Containers} {
-		for i := range cs {
-			compactSlice(&cs[i].VolumeMounts)
-		}
-	}
-	compactSlice(&status.Conditions)
-	compactSlice(&status.HostIPs)
-	compactSlice(&status.PodIPs)
-	compactSlice(&status.InitContainerStatuses)
-	compactSlice(&status.ContainerStatuses)
-	for _, statuses := range [][]corev1.ContainerStatus{status.InitContainerStatuses, status.ContainerStatuses} {
-		for i := range statuses {
-			compactSlice(&statuses[i].VolumeMounts)
-		}
-	}
-}
-
 // compactContainerParts compacts the slices of a container that
 // ShareIdenticalPodParts shares (and compactPod therefore leaves alone):
 // command, args, ports, envFrom, env, resize policies, resource claims and
@@ -59,36 +21,18 @@ func compactContainerParts(c *corev1.Container) {
 	compactSlice(&c.VolumeDevices)
 }
 
-// compactVolumeSources compacts the items of secret, config map and
-// downwardAPI volumes and the sources of projected ones, with their items.
+// compactVolumeItems compacts the items of a secret or config map.
+func compactVolumeItems(_ *string, items *[]corev1.KeyToPath) { compactSlice(items) }
+
+// compactVolumeSources compacts the sources of projected volumes and the
+// items of every secret, config map and downward API source (volumeItems).
 func compactVolumeSources(volumes []corev1.Volume) {
 	for i := range volumes {
 		v := &volumes[i].VolumeSource
-		if v.Secret != nil {
-			compactSlice(&v.Secret.Items)
+		if v.Projected != nil {
+			compactSlice(&v.Projected.Sources)
 		}
-		if v.ConfigMap != nil {
-			compactSlice(&v.ConfigMap.Items)
-		}
-		if v.DownwardAPI != nil {
-			compactSlice(&v.DownwardAPI.Items)
-		}
-		if v.Projected == nil {
-			continue
-		}
-		compactSlice(&v.Projected.Sources)
-		for k := range v.Projected.Sources {
-			s := &v.Projected.Sources[k]
-			if s.ConfigMap != nil {
-				compactSlice(&s.ConfigMap.Items)
-			}
-			if s.Secret != nil {
-				compactSlice(&s.Secret.Items)
-			}
-			if s.DownwardAPI != nil {
-				compactSlice(&s.DownwardAPI.Items)
-			}
-		}
+		volumeItems(v, compactVolumeItems, compactSlice[[]corev1.DownwardAPIVolumeFile])
 	}
 }
 

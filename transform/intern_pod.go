@@ -30,31 +30,41 @@ func internIntOrString(v *intstr.IntOrString) {
 	}
 }
 
-// internEnv interns the names and values of env vars, and the names, keys
-// and paths their valueFrom refers to (not the divisor of a
-// resourceFieldRef, a Quantity, which is no string).
+// internStringFields interns each *s in place (internStringField).
+func internStringFields(fields ...*string) {
+	for _, s := range fields {
+		internStringField(s)
+	}
+}
+
+// internFieldRefs interns the API version and path of a field reference
+// and the container name and resource of a resource reference (not its
+// divisor, a Quantity, which is no string), each when not nil.
+func internFieldRefs(field *corev1.ObjectFieldSelector, resource *corev1.ResourceFieldSelector) {
+	if field != nil {
+		internStringFields(&field.APIVersion, &field.FieldPath)
+	}
+	if resource != nil {
+		internStringFields(&resource.ContainerName, &resource.Resource)
+	}
+}
+
+// internEnv interns the names and values of env vars, and the references,
+// names and keys their valueFrom refers to.
 func internEnv(env []corev1.EnvVar) {
 	for i := range env {
 		e := &env[i]
-		internStringField(&e.Name)
-		internStringField(&e.Value)
-		if from := e.ValueFrom; from != nil {
-			if r := from.FieldRef; r != nil {
-				internStringField(&r.APIVersion)
-				internStringField(&r.FieldPath)
-			}
-			if r := from.ResourceFieldRef; r != nil {
-				internStringField(&r.ContainerName)
-				internStringField(&r.Resource)
-			}
-			if r := from.ConfigMapKeyRef; r != nil {
-				internStringField(&r.Name)
-				internStringField(&r.Key)
-			}
-			if r := from.SecretKeyRef; r != nil {
-				internStringField(&r.Name)
-				internStringField(&r.Key)
-			}
+		internStringFields(&e.Name, &e.Value)
+		from := e.ValueFrom
+		if from == nil {
+			continue
+		}
+		internFieldRefs(from.FieldRef, from.ResourceFieldRef)
+		if r := from.ConfigMapKeyRef; r != nil {
+			internStringFields(&r.Name, &r.Key)
+		}
+		if r := from.SecretKeyRef; r != nil {
+			internStringFields(&r.Name, &r.Key)
 		}
 	}
 }
@@ -66,13 +76,11 @@ func internHandler(exec *corev1.ExecAction, get *corev1.HTTPGetAction, tcp *core
 		internStrings(exec.Command)
 	}
 	if get != nil {
-		internStringField(&get.Path)
-		internStringField(&get.Host)
+		internStringFields(&get.Path, &get.Host)
 		internTyped(&get.Scheme)
 		internIntOrString(&get.Port)
 		for i := range get.HTTPHeaders {
-			internStringField(&get.HTTPHeaders[i].Name)
-			internStringField(&get.HTTPHeaders[i].Value)
+			internStringFields(&get.HTTPHeaders[i].Name, &get.HTTPHeaders[i].Value)
 		}
 	}
 	if tcp != nil {
@@ -138,8 +146,7 @@ func internContainerParts(c *corev1.Container) {
 	internStrings(c.Args)
 	internStringField(&c.WorkingDir)
 	for i := range c.Ports {
-		internStringField(&c.Ports[i].Name)
-		internStringField(&c.Ports[i].HostIP)
+		internStringFields(&c.Ports[i].Name, &c.Ports[i].HostIP)
 		internTyped(&c.Ports[i].Protocol)
 	}
 	for i := range c.EnvFrom {
@@ -156,8 +163,7 @@ func internContainerParts(c *corev1.Container) {
 	internResourceNames(c.Resources.Limits)
 	internResourceNames(c.Resources.Requests)
 	for i := range c.Resources.Claims {
-		internStringField(&c.Resources.Claims[i].Name)
-		internStringField(&c.Resources.Claims[i].Request)
+		internStringFields(&c.Resources.Claims[i].Name, &c.Resources.Claims[i].Request)
 	}
 	for i := range c.ResizePolicy {
 		internTyped(&c.ResizePolicy[i].ResourceName)
@@ -175,8 +181,7 @@ func internContainerParts(c *corev1.Container) {
 		internTypedPointer(m.RecursiveReadOnly)
 	}
 	for i := range c.VolumeDevices {
-		internStringField(&c.VolumeDevices[i].Name)
-		internStringField(&c.VolumeDevices[i].DevicePath)
+		internStringFields(&c.VolumeDevices[i].Name, &c.VolumeDevices[i].DevicePath)
 	}
 }
 

@@ -5,76 +5,72 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// internKeysToPaths interns the key and path of every item of a secret,
-// config map or projection.
-func internKeysToPaths(items []corev1.KeyToPath) {
-	for i := range items {
-		internStringField(&items[i].Key)
-		internStringField(&items[i].Path)
+// volumeItems calls keys with the name and items of the secret and the
+// config map a volume source refers to, and files with the items of its
+// downward API source, for the volume itself and for every source of a
+// projected one: the walk that interning and compacting share.
+func volumeItems(v *corev1.VolumeSource, keys func(name *string, items *[]corev1.KeyToPath), files func(*[]corev1.DownwardAPIVolumeFile)) {
+	if s := v.Secret; s != nil {
+		keys(&s.SecretName, &s.Items)
+	}
+	if c := v.ConfigMap; c != nil {
+		keys(&c.Name, &c.Items)
+	}
+	if d := v.DownwardAPI; d != nil {
+		files(&d.Items)
+	}
+	if v.Projected == nil {
+		return
+	}
+	for i := range v.Projected.Sources {
+		p := &v.Projected.Sources[i]
+		if p.DownwardAPI != nil {
+			files(&p.DownwardAPI.Items)
+		}
+		if p.Secret != nil {
+			keys(&p.Secret.Name, &p.Secret.Items)
+		}
+		if p.ConfigMap != nil {
+			keys(&p.ConfigMap.Name, &p.ConfigMap.Items)
+		}
+	}
+}
+
+// internVolumeItems interns the name of a secret or config map and the
+// key and path of every item.
+func internVolumeItems(name *string, items *[]corev1.KeyToPath) {
+	internStringField(name)
+	for i := range *items {
+		internStringFields(&(*items)[i].Key, &(*items)[i].Path)
 	}
 }
 
 // internDownwardAPIFiles interns the path, field reference and resource
-// reference (not its divisor) of every downward API file.
-func internDownwardAPIFiles(items []corev1.DownwardAPIVolumeFile) {
-	for i := range items {
-		f := &items[i]
+// reference of every downward API file.
+func internDownwardAPIFiles(items *[]corev1.DownwardAPIVolumeFile) {
+	for i := range *items {
+		f := &(*items)[i]
 		internStringField(&f.Path)
-		if f.FieldRef != nil {
-			internStringField(&f.FieldRef.APIVersion)
-			internStringField(&f.FieldRef.FieldPath)
-		}
-		if f.ResourceFieldRef != nil {
-			internStringField(&f.ResourceFieldRef.ContainerName)
-			internStringField(&f.ResourceFieldRef.Resource)
-		}
-	}
-}
-
-// internProjections interns the names, items, audiences and paths of the
-// sources of a projected volume.
-func internProjections(sources []corev1.VolumeProjection) {
-	for i := range sources {
-		s := &sources[i]
-		if s.Secret != nil {
-			internStringField(&s.Secret.Name)
-			internKeysToPaths(s.Secret.Items)
-		}
-		if s.ConfigMap != nil {
-			internStringField(&s.ConfigMap.Name)
-			internKeysToPaths(s.ConfigMap.Items)
-		}
-		if s.DownwardAPI != nil {
-			internDownwardAPIFiles(s.DownwardAPI.Items)
-		}
-		if t := s.ServiceAccountToken; t != nil {
-			internStringField(&t.Audience)
-			internStringField(&t.Path)
-		}
+		internFieldRefs(f.FieldRef, f.ResourceFieldRef)
 	}
 }
 
 // internVolumeSource interns the strings of a volume's source of the
-// common kinds: an emptyDir's medium, a secret's or config map's name and
-// items, the sources of a projected volume, a downwardAPI volume's items,
-// a hostPath's path and type, a persistentVolumeClaim's claim name.
+// common kinds: an emptyDir's medium, the names and items of secrets and
+// config maps and the items of downward API sources (volumeItems), a
+// service account token's audience and path, a hostPath's path and type,
+// a persistentVolumeClaim's claim name.
 func internVolumeSource(v *corev1.VolumeSource) {
+	volumeItems(v, internVolumeItems, internDownwardAPIFiles)
 	if v.EmptyDir != nil {
 		internTyped(&v.EmptyDir.Medium)
 	}
-	if v.Secret != nil {
-		internStringField(&v.Secret.SecretName)
-		internKeysToPaths(v.Secret.Items)
-	}
-	if v.ConfigMap != nil {
-		internStringField(&v.ConfigMap.Name)
-		internKeysToPaths(v.ConfigMap.Items)
-	}
 	if v.Projected != nil {
-		internProjections(v.Projected.Sources)
-	}
-	if v.DownwardAPI != nil {
-		internDownwardAPIFiles(v.DownwardAPI.Items)
+		for i := range v.Projected.Sources {
+			if t := v.Projected.Sources[i].ServiceAccountToken; t != nil {
+				internStringFields(&t.Audience, &t.Path)
+			}
+		}
 	}
 	if v.HostPath != nil {
 		internStringField(&v.HostPath.Path)
@@ -165,10 +161,9 @@ func internSchedulingParts(spec *corev1.PodSpec) {
 	internStringMap(spec.NodeSelector)
 	for i := range spec.Tolerations {
 		t := &spec.Tolerations[i]
-		internStringField(&t.Key)
 		internTyped(&t.Operator)
-		internStringField(&t.Value)
 		internTyped(&t.Effect)
+		internStringFields(&t.Key, &t.Value)
 	}
 	for i := range spec.TopologySpreadConstraints {
 		c := &spec.TopologySpreadConstraints[i]

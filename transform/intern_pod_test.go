@@ -84,12 +84,7 @@ func sameBytes(a, b string) bool {
 }
 
 func internedPod(t *testing.T, name string) *corev1.Pod {
-	t.Helper()
-	got, err := transform.InternPodStrings(decodedPod(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got.(*corev1.Pod)
+	return transformedPod(t, transform.InternPodStrings, name)
 }
 
 func TestInternPodStringsMakesTwoDecodedPodsOfOneTemplateShareTheBytesOfEveryDocumentedString(t *testing.T) {

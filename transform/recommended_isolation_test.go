@@ -96,15 +96,11 @@ func mutateEverything(v reflect.Value) {
 // recommendedPod is the fixture pod after the recommended transform,
 // applied twice when twice (as an informer may).
 func recommendedPod(t *testing.T, name string, twice bool) *corev1.Pod {
-	t.Helper()
-	got, err := transform.Recommended(decodedPod(name))
-	if err == nil && twice {
-		got, err = transform.Recommended(got)
+	pod := transformedPod(t, transform.Recommended, name)
+	if twice {
+		_, _ = transform.Recommended(pod)
 	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got.(*corev1.Pod)
+	return pod
 }
 
 func TestAfterTheRecommendedTransformNoTwoPodsShareASliceMapOrPointerAnywhere(t *testing.T) {
