@@ -193,8 +193,11 @@ func internPodStrings(obj interface{}) {
 		// other pods share, whose strings must not be written; it interned
 		// the strings of the parts it left the pod's own already. A pod
 		// without containers (which the API server rejects) carries no
-		// mark of that, so it is left alone too.
-		if o != nil && len(o.Spec.Containers) > 0 && !podPartsShared(o) {
+		// mark of that, so it is left alone too. A pod whose first
+		// container's image is interned already went through here (a
+		// decoded pod holds its own copy of every string): skipping it
+		// saves a table lookup per string.
+		if o != nil && len(o.Spec.Containers) > 0 && !podPartsShared(o) && !isInterned(o.Spec.Containers[0].Image) {
 			internPodSpec(&o.Spec)
 			internOwnStatus(&o.Status)
 			internStatusResourceNames(&o.Status)
@@ -253,7 +256,11 @@ func internPodStrings(obj interface{}) {
 // ShareIdenticalPodParts transformed (its first container's name
 // interned), and a pod without containers, are left as they are:
 // ShareIdenticalPodParts interned the strings of the parts it leaves a pod
-// its own, and those it shares must not be written. Tombstones (kcache's
+// its own, and those it shares must not be written. A pod whose first
+// container's image is its canonical copy already is taken for one
+// InternPodStrings transformed and left as it is too (one lookup instead
+// of one per string); so is a DeepCopy of one, whose strings are the
+// canonical copies anyway. Tombstones (kcache's
 // DeletedFinalStateUnknown) are handled as by StripManagedFields, nil and
 // typed nil pods are returned unchanged. The error is always nil.
 // Concurrency: as for InternStrings, pods transformed concurrently must

@@ -164,3 +164,15 @@ func TestInternPodStringsLeavesAPodWithoutContainersAsItIs(t *testing.T) {
 		t.Fatal("a pod without containers was interned")
 	}
 }
+
+func TestInternPodStringsTakesAPodWhoseFirstImageIsInternedForOneItTransformedAndLeavesItAsItIs(t *testing.T) {
+	a, b := internedPod(t, "a"), internedPod(t, "b")
+	fresh := strings.Clone(b.Spec.Containers[0].Args[0])
+	b.Spec.Containers[0].Args[0] = fresh
+	if _, err := transform.InternPodStrings(b); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Spec.Containers[0].Args[0]; !sameBytes(got, fresh) || sameBytes(got, a.Spec.Containers[0].Args[0]) {
+		t.Fatal("a pod InternPodStrings transformed was interned again")
+	}
+}
