@@ -266,9 +266,9 @@ func internPodStrings(obj interface{}) {
 // Concurrency: as for InternStrings, pods transformed concurrently must
 // not share slices, maps or pointers (decoded pods never do).
 //
-// Cost: one lookup in the canonical table per interned string (about 130
-// for a realistic pod), no allocation for a string already interned; see
-// Recommended for the figures.
+// Cost: one lookup in the canonical table per interned string (100–130
+// for a realistic pod), no allocation for a string already interned, one
+// lookup for a pod already interned; see Recommended for the figures.
 func InternPodStrings(obj interface{}) (interface{}, error) {
 	internPodStrings(obj)
 	return obj, nil
