@@ -25,7 +25,8 @@ import (
 //     (realisticStripManagedFields),
 //   - kcache without a transform,
 //   - kcache with transform.Recommended (StripManagedFields,
-//     StripLastAppliedConfiguration, InternStrings).
+//     StripLastAppliedConfiguration, InternStrings, CompactPodSlices,
+//     InternPodStrings).
 //
 // Each impl sub-benchmark runs its two configurations one after the other
 // (a fresh informer each, stopped and collected before the next) and

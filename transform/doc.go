@@ -8,8 +8,13 @@
 //     kubectl.kubernetes.io/last-applied-configuration annotation.
 //   - InternStrings makes equal metadata strings of many objects share one
 //     copy, held weakly.
-//   - Recommended is those three, in that order: safe for every
-//     controller.
+//   - CompactPodSlices gives the slices of a pod that decoding left with
+//     spare capacity an exact-size array the pod alone owns.
+//   - InternPodStrings makes the strings pods of one template repeat in
+//     their spec and status share one copy, in InternStrings's table.
+//   - Recommended is those five, in that order: safe for every
+//     controller (strings are immutable; no two cached objects share a
+//     slice, map or pointer).
 //   - ShareIdenticalPodParts makes pods of one template share the equal
 //     parts of their spec and status: opt-in, only for consumers that never
 //     write to cached pods.

@@ -225,11 +225,10 @@ func sharePodParts(obj interface{}) {
 // from JSON takes, and 0.3 µs, no allocation, for a pod already
 // transformed (recognised and left as it is), on a 2-core machine. On the
 // pods of BenchmarkTransformRetainedHeapRealisticPods it brings what a
-// cached pod keeps after Recommended from 14.4 KB to 6.5 KB for pods of
-// templates, from 14.7 KB to 8.5 KB when every
-// container also has an env var, an argument and a cpu limit of its own,
-// and from 7.1 KB to 4.4 KB for the pods of an indexed Job configured per
-// index. The tables keep one entry per distinct value, not per pod: about
+// cached pod keeps after Recommended from 11.7 KB to 6.4 KB for pods of
+// templates, from 12.1 KB to 8.2 KB when every container also has an env
+// var, an argument and a cpu limit of its own, and from 6.2 KB to 4.4 KB
+// for the pods of an indexed Job configured per index. The tables keep one entry per distinct value, not per pod: about
 // 50 B of heap and up to 8 B of the runtime's off-heap records of weak
 // pointers (TestSharingAPartNoOtherPodHasCostsAtMost64Bytes), none for a
 // value only one pod has once the table sees mostly such values (its

@@ -82,14 +82,19 @@ func podSharedParts() []sharedPart {
 	return parts
 }
 
-// sharedPod is a decoded fixture pod after ShareIdenticalPodParts.
-func sharedPod(t *testing.T, name string) *corev1.Pod {
+// transformedPod is a decoded fixture pod after fn.
+func transformedPod(t *testing.T, fn func(interface{}) (interface{}, error), name string) *corev1.Pod {
 	t.Helper()
-	got, err := transform.ShareIdenticalPodParts(decodedPod(name))
+	got, err := fn(decodedPod(name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return got.(*corev1.Pod)
+}
+
+// sharedPod is a decoded fixture pod after ShareIdenticalPodParts.
+func sharedPod(t *testing.T, name string) *corev1.Pod {
+	return transformedPod(t, transform.ShareIdenticalPodParts, name)
 }
 
 func TestShareIdenticalPodPartsMakesTwoDecodedPodsOfOneTemplateShareEveryDocumentedPart(t *testing.T) {

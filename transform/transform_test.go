@@ -48,6 +48,8 @@ var namedTransforms = []namedTransform{
 		stripLastAppliedEffect(md)
 	}},
 	{"ShareIdenticalPodParts", transform.ShareIdenticalPodParts, noEffect},
+	{"InternPodStrings", transform.InternPodStrings, noEffect},
+	{"CompactPodSlices", transform.CompactPodSlices, noEffect},
 	{"an empty Chain", transform.Chain(), noEffect},
 }
 

@@ -19,7 +19,7 @@ import (
 // Every transform of the package is a TransformFunc.
 var _ = []kcache.TransformFunc{
 	transform.StripManagedFields, transform.StripLastAppliedConfiguration, transform.InternStrings,
-	transform.Recommended, transform.Chain(),
+	transform.Recommended, transform.InternPodStrings, transform.CompactPodSlices, transform.Chain(),
 }
 
 // strippedAndInterned checks that the pods have no managed fields and no
