@@ -210,29 +210,23 @@ func (g *Generator) ListResourceVersion() string { return strconv.Itoa(4_000_000
 var decoder = scheme.Codecs.UniversalDeserializer()
 
 // DecodeList decodes one PodList page.
-func DecodeList(data []byte) (*v1.PodList, error) {
-	list := &v1.PodList{}
-	obj, _, err := decoder.Decode(data, nil, list)
-	if err != nil {
-		return nil, err
-	}
-	if obj != runtime.Object(list) {
-		return nil, fmt.Errorf("decoded %T, want *v1.PodList", obj)
-	}
-	return list, nil
-}
+func DecodeList(data []byte) (*v1.PodList, error) { return decodeInto(data, &v1.PodList{}) }
 
 // DecodePod decodes one pod (with kind and apiVersion).
-func DecodePod(data []byte) (*v1.Pod, error) {
-	pod := &v1.Pod{}
-	obj, _, err := decoder.Decode(data, nil, pod)
+func DecodePod(data []byte) (*v1.Pod, error) { return decodeInto(data, &v1.Pod{}) }
+
+// decodeInto decodes data into into, which it must decode to (not to
+// another kind).
+func decodeInto[T runtime.Object](data []byte, into T) (T, error) {
+	var none T
+	obj, _, err := decoder.Decode(data, nil, into)
 	if err != nil {
-		return nil, err
+		return none, err
 	}
-	if obj != runtime.Object(pod) {
-		return nil, fmt.Errorf("decoded %T, want *v1.Pod", obj)
+	if obj != runtime.Object(into) {
+		return none, fmt.Errorf("decoded %T, want %T", obj, into)
 	}
-	return pod, nil
+	return into, nil
 }
 
 // Alnum is k characters of the alphabet Kubernetes uses for
