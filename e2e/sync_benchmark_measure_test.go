@@ -164,6 +164,9 @@ func measureSync(t *testing.T, cfg syncConfig, mode syncMode, rc rest.Interface,
 	waitFor(t, label+": initial sync", 5*time.Minute, ri.synced)
 	s.sync = cost.stop(base)
 	s.sync.pages = float64(ri.lw.pages.Load())
+	if lists, streams := ri.lw.lists.Load(), ri.lw.streams.Load(); mode.watchList != (streams == 1 && lists == 0) || !mode.watchList && lists != 1 {
+		t.Errorf("%s: synced with %d lists and %d WatchList streams", label, lists, streams)
+	}
 	checkCacheMatches(t, label, ri.indexer, shape, keys)
 	s.sync.retained = (settledHeap() - base) / n
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/kcache-go/cache/internal/realisticpods"
 	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -40,17 +42,45 @@ func benchPod(gen *realisticpods.Generator, i int, prefix string) (*v1.Pod, v1.P
 	return pod, pod.Status, nil
 }
 
-// createBenchPods creates the n pods of gen (and their namespaces) with
-// benchCreators parallel creators, each pod with a Create and an
-// UpdateStatus, and returns the namespaces.
+// createBenchPods creates the n pods of gen (and their namespaces and
+// priority classes) with benchCreators parallel creators, each pod with a
+// Create and an UpdateStatus, and returns the namespaces.
 func createBenchPods(ctx context.Context, client kubernetes.Interface, gen *realisticpods.Generator, prefix string) ([]string, error) {
-	namespaces := map[string]bool{}
-	for i := 0; i < gen.N(); i += realisticpods.PodsPerNamespace {
+	names, err := createBenchPodsPrerequisites(ctx, client, gen, prefix)
+	if err != nil {
+		return nil, err
+	}
+	err = parallel(benchCreators, func(w int) error {
+		for i := w; i < gen.N(); i += benchCreators {
+			if err := createBenchPod(ctx, client, gen, i, prefix); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return names, err
+}
+
+// createBenchPodsPrerequisites creates what the pods of gen refer to:
+// their namespaces and priority classes (a pod's priority must equal its
+// class's value). It returns the namespaces.
+func createBenchPodsPrerequisites(ctx context.Context, client kubernetes.Interface, gen *realisticpods.Generator, prefix string) ([]string, error) {
+	namespaces, classes := map[string]bool{}, map[string]int32{}
+	for i := 0; i < gen.N(); i += realisticpods.PodsPerApp {
 		pod, _, err := benchPod(gen, i, prefix)
 		if err != nil {
 			return nil, err
 		}
 		namespaces[pod.Namespace] = true
+		if pod.Spec.PriorityClassName != "" && pod.Spec.Priority != nil {
+			classes[pod.Spec.PriorityClassName] = *pod.Spec.Priority
+		}
+	}
+	for name, value := range classes {
+		pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: value}
+		if _, err := client.SchedulingV1().PriorityClasses().Create(ctx, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return nil, fmt.Errorf("priority class %s: %w", name, err)
+		}
 	}
 	var names []string
 	for ns := range namespaces {
@@ -60,15 +90,7 @@ func createBenchPods(ctx context.Context, client kubernetes.Interface, gen *real
 		}
 		names = append(names, ns)
 	}
-	err := parallel(benchCreators, func(w int) error {
-		for i := w; i < gen.N(); i += benchCreators {
-			if err := createBenchPod(ctx, client, gen, i, prefix); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return names, err
+	return names, nil
 }
 
 func createBenchPod(ctx context.Context, client kubernetes.Interface, gen *realisticpods.Generator, i int, prefix string) error {

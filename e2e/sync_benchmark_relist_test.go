@@ -31,7 +31,7 @@ type goneInjectingLW struct {
 	// pages counts List calls, continuation pages included; lists those
 	// without a continue token; streams the WatchList watches.
 	pages, lists, streams atomic.Int64
-	// mu guards open and relistAt.
+	// mu guards open, relistAt and expired.
 	mu sync.Mutex
 	// open is the last watch handed out, nil before the first.
 	open *severableWatch
