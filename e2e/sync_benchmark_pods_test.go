@@ -128,6 +128,8 @@ type benchShape struct {
 	// managedFields is the average number of managedFields entries per pod;
 	// running the share of pods whose stored status is Running.
 	managedFields, running float64
+	// managers are the field managers of the first pod listed.
+	managers []string
 }
 
 // listBenchShape lists every pod of the cluster in pages of 500 through
@@ -136,7 +138,7 @@ type benchShape struct {
 func listBenchShape(ctx context.Context, clients map[string]*kubernetes.Clientset) (*benchShape, error) {
 	shape := &benchShape{bytes: map[string]int64{}}
 	for name, client := range clients {
-		rvs, mf, running, size, err := listAllPodsRaw(ctx, client)
+		rvs, mf, running, size, err := listAllPodsRaw(ctx, client, &shape.managers)
 		if err != nil {
 			return nil, fmt.Errorf("%s LIST: %w", name, err)
 		}
@@ -148,7 +150,10 @@ func listBenchShape(ctx context.Context, clients map[string]*kubernetes.Clientse
 	return shape, nil
 }
 
-func listAllPodsRaw(ctx context.Context, client *kubernetes.Clientset) (rvs map[string]string, managedFields, running int, size int64, err error) {
+// listAllPodsRaw lists every pod in pages of 500 and returns their
+// resource versions, managedFields entries, Running pods and body bytes;
+// managers gets the field managers of the first pod.
+func listAllPodsRaw(ctx context.Context, client *kubernetes.Clientset, managers *[]string) (rvs map[string]string, managedFields, running int, size int64, err error) {
 	rvs = map[string]string{}
 	decoder := scheme.Codecs.UniversalDeserializer()
 	cont := ""
@@ -165,6 +170,12 @@ func listAllPodsRaw(ctx context.Context, client *kubernetes.Clientset) (rvs map[
 		}
 		for i := range list.Items {
 			p := &list.Items[i]
+			if len(rvs) == 0 {
+				*managers = nil
+				for _, mf := range p.ManagedFields {
+					*managers = append(*managers, mf.Manager+"/"+string(mf.Operation)+"/"+mf.Subresource)
+				}
+			}
 			rvs[p.Namespace+"/"+p.Name] = p.ResourceVersion
 			managedFields += len(p.ManagedFields)
 			if p.Status.Phase == v1.PodRunning {
@@ -252,7 +263,7 @@ func populateBenchCluster(t *testing.T, ctx context.Context, n int, clients map[
 	if len(shape.rvs) != n {
 		t.Fatalf("a direct LIST of every pod returned %d pods, want the benchmark's %d (does another test leave pods behind?)", len(shape.rvs), n)
 	}
-	t.Logf("stored: %.0f B/pod as JSON, %.0f B/pod as protobuf; %.1f managedFields entries per pod; %.0f%% of pods Running",
-		float64(shape.bytes["json"])/float64(n), float64(shape.bytes["protobuf"])/float64(n), shape.managedFields, 100*shape.running)
+	t.Logf("stored: %.0f B/pod as JSON, %.0f B/pod as protobuf; %.1f managedFields entries per pod (first pod: %v); %.0f%% of pods Running",
+		float64(shape.bytes["json"])/float64(n), float64(shape.bytes["protobuf"])/float64(n), shape.managedFields, shape.managers, 100*shape.running)
 	return shape
 }

@@ -102,8 +102,8 @@ func (r benchResults) render(b *strings.Builder, cols []benchMetric) {
 }
 
 // medianOf is the median of value over samples (the mean of the middle
-// two for an even count).
-func medianOf(samples []syncSample, value func(syncSample) float64) float64 {
+// two for an even count); 0 for none. The soak test uses it too.
+func medianOf[S any](samples []S, value func(S) float64) float64 {
 	if len(samples) == 0 {
 		return 0
 	}
