@@ -10,6 +10,7 @@ import (
 	"time"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/realisticpods"
 	"github.com/kcache-go/cache/transform"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -17,7 +18,7 @@ import (
 )
 
 // Memory of a SharedIndexInformer (namespace index, one handler) caching
-// realistic pods (realistic_pods_test.go), decoded from JSON page by page
+// realistic pods (internal/realisticpods), decoded from JSON page by page
 // as a client receives them, in four configurations:
 //
 //   - client-go without a transform,
@@ -118,7 +119,7 @@ const realisticSampleEvery = 10_000
 // from before the informer was built to then (after a forced GC, the
 // informer running, the source holding nothing). With an enabled peak, the
 // source and handler sample it during the sync.
-func realisticSync(b *testing.B, lib realisticLib, gen *realisticPods, transform, stream bool, peak *reflectorBenchPeak) uint64 {
+func realisticSync(b *testing.B, lib realisticLib, gen *realisticpods.Generator, transform, stream bool, peak *reflectorBenchPeak) uint64 {
 	base := reflectorLiveHeap()
 	peak.start()
 	src := newRealisticSource(gen, peak, realisticSampleEvery)
@@ -126,7 +127,7 @@ func realisticSync(b *testing.B, lib realisticLib, gen *realisticPods, transform
 	if stream {
 		lw = src
 	}
-	h := &realisticHandler{want: int64(gen.n), done: make(chan struct{}), peak: peak, sampleEvery: realisticSampleEvery}
+	h := &realisticHandler{want: int64(gen.N()), done: make(chan struct{}), peak: peak, sampleEvery: realisticSampleEvery}
 	inf, err := lib.build(lw, transform, h)
 	if err != nil {
 		b.Fatal(err)
@@ -138,14 +139,14 @@ func realisticSync(b *testing.B, lib realisticLib, gen *realisticPods, transform
 	select {
 	case <-h.done:
 	case <-time.After(30 * time.Minute):
-		b.Fatalf("handler saw %d of %d adds", h.seen.Load(), gen.n)
+		b.Fatalf("handler saw %d of %d adds", h.seen.Load(), gen.N())
 	}
 	if !cache.WaitForCacheSync(ctx.Done(), inf.synced) {
 		b.Fatal("informer did not sync")
 	}
 	peak.sample()
 	grown := reflectorLiveHeap() - base
-	realisticCheckCache(b, inf, gen.n, transform)
+	realisticCheckCache(b, inf, gen.N(), transform)
 	return grown
 }
 
@@ -182,7 +183,7 @@ func realisticReport(b *testing.B, lib realisticLib, none, transformed float64, 
 // memory transform (metric names: see the top of this file).
 func BenchmarkRealisticPodsRetainedHeap(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
-		gen, err := newRealisticPods(n, realisticSeed)
+		gen, err := realisticpods.New(n, realisticpods.Seed)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func BenchmarkRealisticPodsRetainedHeap(b *testing.B) {
 // without and with its memory transform.
 func BenchmarkRealisticPodsInitialSyncPeakHeap(b *testing.B) {
 	const n = 100_000
-	gen, err := newRealisticPods(n, realisticSeed)
+	gen, err := realisticpods.New(n, realisticpods.Seed)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func BenchmarkRealisticPodsInitialSyncPeakHeap(b *testing.B) {
 }
 
 // realisticPeak is the peak live heap growth of one sync, in MiB.
-func realisticPeak(b *testing.B, lib realisticLib, gen *realisticPods, transform, stream bool) float64 {
+func realisticPeak(b *testing.B, lib realisticLib, gen *realisticpods.Generator, transform, stream bool) float64 {
 	peak := &reflectorBenchPeak{enabled: true}
 	realisticSync(b, lib, gen, transform, stream, peak)
 	return peak.growthMiB()
@@ -242,7 +243,7 @@ func realisticPeak(b *testing.B, lib realisticLib, gen *realisticPods, transform
 // the baseline the informer figures compare with.
 func BenchmarkRealisticPodsDecodedSize(b *testing.B) {
 	const n = 10_000
-	gen, err := newRealisticPods(n, realisticSeed)
+	gen, err := realisticpods.New(n, realisticpods.Seed)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -252,9 +253,9 @@ func BenchmarkRealisticPodsDecodedSize(b *testing.B) {
 		var total int
 		base := reflectorLiveHeap()
 		for start := 0; start < n; start += reflectorBenchPage {
-			data := gen.appendList(nil, start, start+reflectorBenchPage, "1", "")
+			data := gen.AppendList(nil, start, start+reflectorBenchPage, "1", "")
 			total += len(data)
-			list, err := decodeRealisticList(data)
+			list, err := realisticpods.DecodeList(data)
 			if err != nil {
 				b.Fatal(err)
 			}

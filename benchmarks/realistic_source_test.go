@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/kcache-go/cache/internal/realisticpods"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -21,7 +22,7 @@ import (
 // garbage. Later watches stay silent until stopped.
 type realisticSource struct {
 	// gen renders the pods.
-	gen *realisticPods
+	gen *realisticpods.Generator
 	// peak is sampled every sampleEvery pods served and before the last
 	// page or the bookmark; a disabled peak makes that free.
 	peak        *reflectorBenchPeak
@@ -35,7 +36,7 @@ type realisticSource struct {
 	stop chan struct{}
 }
 
-func newRealisticSource(gen *realisticPods, peak *reflectorBenchPeak, sampleEvery int) *realisticSource {
+func newRealisticSource(gen *realisticpods.Generator, peak *reflectorBenchPeak, sampleEvery int) *realisticSource {
 	return &realisticSource{gen: gen, peak: peak, sampleEvery: sampleEvery, stop: make(chan struct{})}
 }
 
@@ -48,7 +49,7 @@ func (s *realisticSource) List(options metav1.ListOptions) (kruntime.Object, err
 			return nil, fmt.Errorf("bad continue token %q", options.Continue)
 		}
 	}
-	n := s.gen.n
+	n := s.gen.N()
 	end := min(start+reflectorBenchPage, n)
 	if start%s.sampleEvery == 0 || end == n {
 		s.peak.sample()
@@ -57,7 +58,7 @@ func (s *realisticSource) List(options metav1.ListOptions) (kruntime.Object, err
 	if end < n {
 		cont = strconv.Itoa(end)
 	}
-	return decodeRealisticList(s.gen.appendList(nil, start, end, s.gen.listResourceVersion(), cont))
+	return realisticpods.DecodeList(s.gen.AppendList(nil, start, end, s.gen.ListResourceVersion(), cont))
 }
 
 // Watch streams the initial events when asked to, the first time.
@@ -76,12 +77,12 @@ func (s *realisticSource) Watch(options metav1.ListOptions) (watch.Interface, er
 func (s *realisticSource) feed(w *informerBenchWatch) {
 	defer s.feeders.Done()
 	var buf []byte
-	for i := 0; i < s.gen.n; i++ {
+	for i := 0; i < s.gen.N(); i++ {
 		if i%s.sampleEvery == 0 {
 			s.peak.sample()
 		}
-		buf = s.gen.appendPod(buf[:0], i, true)
-		pod, err := decodeRealisticPod(buf)
+		buf = s.gen.AppendPod(buf[:0], i, true)
+		pod, err := realisticpods.DecodePod(buf)
 		if err != nil {
 			panic(fmt.Sprintf("realistic pod %d: %v", i, err))
 		}
@@ -91,7 +92,7 @@ func (s *realisticSource) feed(w *informerBenchWatch) {
 	}
 	s.peak.sample()
 	end := &v1.Pod{ObjectMeta: metav1.ObjectMeta{
-		ResourceVersion: s.gen.listResourceVersion(),
+		ResourceVersion: s.gen.ListResourceVersion(),
 		Annotations:     map[string]string{metav1.InitialEventsAnnotationKey: "true"},
 	}}
 	s.send(w, watch.Event{Type: watch.Bookmark, Object: end})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/realisticpods"
 	"github.com/kcache-go/cache/transform"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -28,19 +29,19 @@ const realisticHeapPods = 10_000
 // indexed Jobs whose members are configured per index.
 var realisticPodShapes = []struct {
 	name string
-	json func(gen *realisticPods, i int) []byte
+	json func(gen *realisticpods.Generator, i int) []byte
 }{
-	{"templated", func(gen *realisticPods, i int) []byte { return gen.appendPod(nil, i, true) }},
+	{"templated", func(gen *realisticpods.Generator, i int) []byte { return gen.AppendPod(nil, i, true) }},
 	{"own-parts", realisticOwnPartsPod},
-	{"indexed-job", func(_ *realisticPods, i int) []byte { return indexedJobPodJSON(i) }},
+	{"indexed-job", func(_ *realisticpods.Generator, i int) []byte { return indexedJobPodJSON(i) }},
 }
 
 // realisticOwnPartsPod is the JSON of realistic pod i given what the pods
 // of a StatefulSet or an indexed Job configured per member have: in every
 // container an env var, an argument and a cpu limit of its own (its ordinal).
 // Everything else stays as in the template.
-func realisticOwnPartsPod(gen *realisticPods, i int) []byte {
-	pod, err := decodeRealisticPod(gen.appendPod(nil, i, true))
+func realisticOwnPartsPod(gen *realisticpods.Generator, i int) []byte {
+	pod, err := realisticpods.DecodePod(gen.AppendPod(nil, i, true))
 	if err != nil {
 		panic(err)
 	}
@@ -75,7 +76,7 @@ func indexedJobPodJSON(i int) []byte {
 	pod := &v1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name: job + "-" + index + "-" + realisticAlnum(rand.New(rand.NewPCG(realisticSeed, uint64(i))), 5), GenerateName: job + "-" + index + "-",
+			Name: job + "-" + index + "-" + realisticpods.Alnum(rand.New(rand.NewPCG(realisticpods.Seed, uint64(i))), 5), GenerateName: job + "-" + index + "-",
 			Namespace: "batch", UID: types.UID(fmt.Sprintf("00000000-0000-4000-8000-%012d", i)),
 			ResourceVersion: strconv.Itoa(9_000_000 + i), CreationTimestamp: created,
 			Labels: map[string]string{"batch.kubernetes.io/job-name": job, "job-name": job,
@@ -140,7 +141,7 @@ var realisticHeapTransforms = []struct {
 }
 
 // BenchmarkTransformRetainedHeapRealisticPods reports retained-B/pod: the
-// live heap per pod of 10,000 realistic pods (realistic_pods_test.go)
+// live heap per pod of 10,000 realistic pods (internal/realisticpods)
 // decoded one by one from JSON, as a watch delivers them, and transformed,
 // after a forced GC (what the transforms' tables keep included), for each
 // shape of realisticPodShapes and each transform of
@@ -148,12 +149,12 @@ var realisticHeapTransforms = []struct {
 // off-heap bookkeeping meanwhile (weak pointers' records among it), which
 // the Go heap does not show.
 func BenchmarkTransformRetainedHeapRealisticPods(b *testing.B) {
-	gen, err := newRealisticPods(realisticHeapPods, realisticSeed)
+	gen, err := realisticpods.New(realisticHeapPods, realisticpods.Seed)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for _, shape := range realisticPodShapes {
-		data := make([][]byte, gen.n)
+		data := make([][]byte, gen.N())
 		for i := range data {
 			data[i] = shape.json(gen, i)
 		}
@@ -181,7 +182,7 @@ func realisticRetained(data [][]byte, fn kcache.TransformFunc) (heap, other int6
 	runtime.ReadMemStats(&before)
 	pods := make([]interface{}, len(data))
 	for i, d := range data {
-		pod, err := decodeRealisticPod(d)
+		pod, err := realisticpods.DecodePod(d)
 		if err != nil {
 			panic(err)
 		}

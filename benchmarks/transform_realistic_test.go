@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/realisticpods"
 	"github.com/kcache-go/cache/transform"
 )
 
@@ -12,22 +13,22 @@ import (
 const realisticTransformPods = 5_000
 
 // BenchmarkTransformCostRealisticPods reports the cost of a transform call
-// per realistic pod (realistic_pods_test.go: 1–3 containers, volumes,
+// per realistic pod (internal/realisticpods: 1–3 containers, volumes,
 // probes, full status), decoded as an informer decodes it (ns/op, B/op,
 // allocs/op, cpu-ns/op; decoding is not timed), for a freshly decoded pod
 // and, as "again", for a pod the transform already saw; the last one is
 // ShareIdenticalPodParts opted in after the recommended transform.
 func BenchmarkTransformCostRealisticPods(b *testing.B) {
-	gen, err := newRealisticPods(realisticTransformPods, realisticSeed)
+	gen, err := realisticpods.New(realisticTransformPods, realisticpods.Seed)
 	if err != nil {
 		b.Fatal(err)
 	}
-	data := make([][]byte, gen.n)
+	data := make([][]byte, gen.N())
 	for i := range data {
-		data[i] = gen.appendPod(nil, i, true)
+		data[i] = gen.AppendPod(nil, i, true)
 	}
 	decode := func(d []byte) interface{} {
-		pod, err := decodeRealisticPod(d)
+		pod, err := realisticpods.DecodePod(d)
 		if err != nil {
 			panic(err)
 		}

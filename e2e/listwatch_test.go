@@ -144,14 +144,21 @@ type severableWatch struct {
 	inner watch.Interface
 	// out is what the watcher reads; closed when forwarding ends.
 	out chan watch.Event
-	// severed is closed by the first Stop or sever.
+	// severed is closed by the first Stop, sever or severWith.
 	severed chan struct{}
-	// once guards closing severed.
+	// once guards closing severed and setting final.
 	once sync.Once
+	// final, set by severWith before severed closes, is the last event
+	// sent.
+	final *watch.Event
+	// stopped is closed by Stop: the watcher reads no more events.
+	stopped chan struct{}
+	// stopOnce guards closing stopped.
+	stopOnce sync.Once
 }
 
 func newSeverableWatch(inner watch.Interface) *severableWatch {
-	w := &severableWatch{inner: inner, out: make(chan watch.Event), severed: make(chan struct{})}
+	w := &severableWatch{inner: inner, out: make(chan watch.Event), severed: make(chan struct{}), stopped: make(chan struct{})}
 	go w.forward()
 	return w
 }
@@ -164,6 +171,12 @@ func (w *severableWatch) forward() {
 	for {
 		select {
 		case <-w.severed:
+			if w.final != nil {
+				select {
+				case w.out <- *w.final:
+				case <-w.stopped:
+				}
+			}
 			return
 		case ev, ok := <-in:
 			if !ok {
@@ -182,7 +195,20 @@ func (w *severableWatch) forward() {
 func (w *severableWatch) ResultChan() <-chan watch.Event { return w.out }
 
 // Stop implements watch.Interface: the watcher is done with it.
-func (w *severableWatch) Stop() { w.sever() }
+func (w *severableWatch) Stop() {
+	w.stopOnce.Do(func() { close(w.stopped) })
+	w.sever()
+}
 
 // sever ends forwarding; the result channel closes soon after.
 func (w *severableWatch) sever() { w.once.Do(func() { close(w.severed) }) }
+
+// severWith ends forwarding with ev as the last event (unless the watch
+// was severed or stopped before), as the API server ends a watch with an
+// Error event.
+func (w *severableWatch) severWith(ev watch.Event) {
+	w.once.Do(func() {
+		w.final = &ev
+		close(w.severed)
+	})
+}

@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -229,15 +228,6 @@ func mean(s []soakSample, of func(soakSample) float64) float64 {
 		sum += of(x)
 	}
 	return sum / float64(len(s))
-}
-
-func medianOf(s []soakSample, of func(soakSample) float64) float64 {
-	v := make([]float64, len(s))
-	for i, x := range s {
-		v[i] = of(x)
-	}
-	sort.Float64s(v)
-	return v[len(v)/2]
 }
 
 // soakTable renders the samples.

@@ -17,11 +17,11 @@ import (
 
 var placeholder = regexp.MustCompile(`\{\{[A-Z_]+\}\}`)
 
-// realisticTemplate is one template of benchmarks/testdata/realistic-pods
+// realisticTemplate is one template of internal/realisticpods/templates
 // with its placeholders filled in for pod i of app app.
 func realisticTemplate(t *testing.T, file string, rng *rand.Rand, i int) map[string]interface{} {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "benchmarks", "testdata", "realistic-pods", file))
+	raw, err := os.ReadFile(filepath.Join("..", "internal", "realisticpods", "templates", file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,6 +163,15 @@ func (c *Cluster) StartAPIServer(ctx context.Context) error {
 	})
 }
 
+// APIServerPID is the process id of the running kube-apiserver, or 0 when
+// it is stopped (for measuring its CPU time from /proc).
+func (c *Cluster) APIServerPID() int {
+	if c.apiserver == nil || c.apiserver.Process == nil {
+		return 0
+	}
+	return c.apiserver.Process.Pid
+}
+
 // StopAPIServer stops kube-apiserver, leaving etcd running. Open watches
 // end, as in a real control-plane restart.
 func (c *Cluster) StopAPIServer() {

@@ -1,4 +1,4 @@
-package benchmarks
+package realisticpods
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ import (
 
 // The generator's own tests: fast (a few hundred pods), in `make unit`.
 
-const realisticTestPods = 400
+const testPods = 400
 
-func newRealisticTestPods(t *testing.T, n int, seed int64) *realisticPods {
+func newTestGenerator(t *testing.T, n int, seed int64) *Generator {
 	t.Helper()
-	g, err := newRealisticPods(n, seed)
+	g, err := New(n, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,13 +35,13 @@ func TestRealisticPodsAreTheSameBytesForTheSameSeedAndDifferForAnother(t *testin
 		seedB     int64
 		wantEqual bool
 	}{
-		{"same seed", realisticSeed, realisticSeed, true},
-		{"other seed", realisticSeed, realisticSeed + 1, false},
+		{"same seed", Seed, Seed, true},
+		{"other seed", Seed, Seed + 1, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newRealisticTestPods(t, 10_000, tt.seedA).appendList(nil, 0, realisticTestPods, "7", "next")
-			b := newRealisticTestPods(t, 10_000, tt.seedB).appendList(nil, 0, realisticTestPods, "7", "next")
+			a := newTestGenerator(t, 10_000, tt.seedA).AppendList(nil, 0, testPods, "7", "next")
+			b := newTestGenerator(t, 10_000, tt.seedB).AppendList(nil, 0, testPods, "7", "next")
 			if got := bytes.Equal(a, b); got != tt.wantEqual {
 				t.Fatalf("pages equal = %v, want %v", got, tt.wantEqual)
 			}
@@ -50,13 +50,13 @@ func TestRealisticPodsAreTheSameBytesForTheSameSeedAndDifferForAnother(t *testin
 }
 
 func TestARealisticPageRendersTheSamePodsAsSinglePodDocuments(t *testing.T) {
-	g := newRealisticTestPods(t, 10_000, realisticSeed)
-	list, err := decodeRealisticList(g.appendList(nil, 100, 110, "7", ""))
+	g := newTestGenerator(t, 10_000, Seed)
+	list, err := DecodeList(g.AppendList(nil, 100, 110, "7", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range list.Items {
-		pod, err := decodeRealisticPod(g.appendPod(nil, 100+i, true))
+		pod, err := DecodePod(g.AppendPod(nil, 100+i, true))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,25 +77,25 @@ var realisticManagers = map[string][]string{
 }
 
 func TestRealisticPodsDecodeWithTheAdvertisedShape(t *testing.T) {
-	g := newRealisticTestPods(t, 10_000, realisticSeed)
-	data := g.appendList(nil, 0, realisticTestPods, g.listResourceVersion(), "")
-	list, err := decodeRealisticList(data)
+	g := newTestGenerator(t, 10_000, Seed)
+	data := g.AppendList(nil, 0, testPods, g.ListResourceVersion(), "")
+	list, err := DecodeList(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Items) != realisticTestPods {
-		t.Fatalf("decoded %d pods, want %d", len(list.Items), realisticTestPods)
+	if len(list.Items) != testPods {
+		t.Fatalf("decoded %d pods, want %d", len(list.Items), testPods)
 	}
 	perApp := map[string]int{}
 	uids := map[string]bool{}
 	lastApplied := 0
 	for i := range list.Items {
 		pod := &list.Items[i]
-		size := len(g.appendPod(nil, i, false))
+		size := len(g.AppendPod(nil, i, false))
 		if size < 5_000 || size > 15_000 {
 			t.Errorf("pod %d is %d bytes of JSON, want 5–15 KB", i, size)
 		}
-		checkRealisticPodShape(t, g.templateOf(i), pod)
+		checkRealisticPodShape(t, g.TemplateOf(i), pod)
 		perApp[pod.Labels["app"]]++
 		uids[string(pod.UID)] = true
 		if _, ok := pod.Annotations[v1.LastAppliedConfigAnnotation]; ok {
@@ -103,17 +103,17 @@ func TestRealisticPodsDecodeWithTheAdvertisedShape(t *testing.T) {
 		}
 	}
 	for app, n := range perApp {
-		if n != realisticPodsPerApp {
-			t.Errorf("app %s has %d pods, want %d sharing its labels", app, n, realisticPodsPerApp)
+		if n != PodsPerApp {
+			t.Errorf("app %s has %d pods, want %d sharing its labels", app, n, PodsPerApp)
 		}
 	}
-	if len(uids) != realisticTestPods {
-		t.Errorf("%d distinct UIDs, want %d", len(uids), realisticTestPods)
+	if len(uids) != testPods {
+		t.Errorf("%d distinct UIDs, want %d", len(uids), testPods)
 	}
-	if lastApplied == 0 || lastApplied == realisticTestPods {
-		t.Errorf("%d of %d pods carry the last-applied annotation, want some", lastApplied, realisticTestPods)
+	if lastApplied == 0 || lastApplied == testPods {
+		t.Errorf("%d of %d pods carry the last-applied annotation, want some", lastApplied, testPods)
 	}
-	t.Logf("%d pods, %.0f B of JSON per pod on average", realisticTestPods, float64(len(data))/realisticTestPods)
+	t.Logf("%d pods, %.0f B of JSON per pod on average", testPods, float64(len(data))/testPods)
 }
 
 // checkRealisticPodShape checks one decoded pod against its template's
@@ -173,11 +173,11 @@ func checkRealisticPodSpecAndStatus(t *testing.T, pod *v1.Pod) {
 }
 
 func TestRealisticPodsHaveNoFieldThePodTypeDoesNotKnow(t *testing.T) {
-	g := newRealisticTestPods(t, 10_000, realisticSeed)
+	g := newTestGenerator(t, 10_000, Seed)
 	strict := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme.Scheme, scheme.Scheme, kjson.SerializerOptions{Strict: true})
 	for _, i := range []int{0, 50, 150} { // web, api, worker
-		if _, _, err := strict.Decode(g.appendPod(nil, i, true), nil, &v1.Pod{}); err != nil {
-			t.Errorf("pod %d (%s): %v", i, g.templateOf(i), err)
+		if _, _, err := strict.Decode(g.AppendPod(nil, i, true), nil, &v1.Pod{}); err != nil {
+			t.Errorf("pod %d (%s): %v", i, g.TemplateOf(i), err)
 		}
 	}
 }
