@@ -95,7 +95,7 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 			t.Run(sc.Name+"/"+reflectorGateName(gate), func(t *testing.T) {
 				want := reflectortest.Play(sc, gate, reflectorBuildClientGo)
 				got := reflectortest.Play(sc, gate, reflectorBuildKcache)
-				reflectorCompareTraces(t, want.Trace, got.Trace)
+				reflectorCompare(t, "traces", want.Trace, got.Trace)
 				if testing.Verbose() {
 					t.Logf("trace:\n%s\nqueued: %v transforms: %d", strings.Join(got.Trace, "\n"), got.Queued, got.TransformCalls)
 				}
@@ -105,7 +105,7 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 				if final, ok := sc.ExpectedFinal(gate); ok && strings.Join(final, " ") != strings.Join(got.Final, " ") {
 					t.Errorf("final store content is %v, the scenario expects %v", got.Final, final)
 				}
-				reflectorCompareLogs(t, want.Logs, got.Logs)
+				reflectorCompare(t, "logs", want.Logs, got.Logs)
 				if strings.Join(want.Queued, " ") != strings.Join(got.Queued, " ") {
 					t.Errorf("queued deltas differ:\nclient-go: %v\nkcache:    %v", want.Queued, got.Queued)
 				}
@@ -125,43 +125,12 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 	}
 }
 
-// reflectorCompareTraces reports the first difference between two traces,
-// with both traces in full.
-func reflectorCompareTraces(t *testing.T, want, got []string) {
+// reflectorCompare reports the first line where two transcripts of the
+// named kind ("traces", "logs") differ, with both transcripts in full.
+func reflectorCompare(t *testing.T, kind string, want, got []string) {
 	t.Helper()
-	n := max(len(want), len(got))
-	for i := 0; i < n; i++ {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("traces differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go trace:\n%s\n--- kcache trace:\n%s",
-				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
-			return
-		}
-	}
-}
-
-// reflectorCompareLogs reports the first difference between two log
-// transcripts, with both in full.
-func reflectorCompareLogs(t *testing.T, want, got []string) {
-	t.Helper()
-	for i := 0; i < max(len(want), len(got)); i++ {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("logs differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go logs:\n%s\n--- kcache logs:\n%s",
-				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
-			return
-		}
+	if d := lineDiffs(want, got); len(d) > 0 {
+		t.Errorf("%s differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go %s:\n%s\n--- kcache %s:\n%s",
+			kind, d[0].i+1, d[0].want, d[0].got, kind, strings.Join(want, "\n"), kind, strings.Join(got, "\n"))
 	}
 }
