@@ -34,44 +34,46 @@ type reflectorKcacheTransforming struct{ *reflectortest.Recorder }
 
 func (s reflectorKcacheTransforming) Transformer() kcache.TransformFunc { return s.Recorder.Transform }
 
-// reflectorBuildClientGo builds client-go's Reflector for a play.
-func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
-	var store cache.ReflectorStore = s.Store
+// reflectorBuildWith builds one library's Reflector for a play: over
+// s.Store, or the queue of the scenario (queue builds it and its drain), or
+// the Recorder as a TransformingStore (transforming); newReflector builds
+// the Reflector over a store and returns it with its WatchListPageSize and
+// MaxInternalErrorRetryDuration fields, which are set from the scenario.
+func reflectorBuildWith[S any](s reflectortest.Setup, store S, queue func(reflectortest.Setup) (S, func() []string),
+	transforming func(*reflectortest.Recorder) S, newReflector func(S) (reflectortest.Reflector, *int64, *time.Duration)) reflectortest.Reflector {
 	var drain func() []string
 	if s.Scenario.Queue != "" {
-		store, drain = reflectorClientGoQueue(s)
+		store, drain = queue(s)
 	} else if s.Scenario.Transforming {
-		store = reflectorClientGoTransforming{s.Store}
+		store = transforming(s.Store)
 	}
-	r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{
-		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
-	})
-	r.WatchListPageSize = s.Scenario.WatchListPageSize
-	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	r, pageSize, retry := newReflector(store)
+	*pageSize = s.Scenario.WatchListPageSize
+	*retry = s.MaxInternalErrorRetryDuration
 	if drain != nil {
 		return reflectorDrained{Reflector: r, drain: drain}
 	}
 	return r
 }
 
+// reflectorBuildClientGo builds client-go's Reflector for a play.
+func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
+	return reflectorBuildWith[cache.ReflectorStore](s, s.Store, reflectorClientGoQueue,
+		func(r *reflectortest.Recorder) cache.ReflectorStore { return reflectorClientGoTransforming{r} },
+		func(store cache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
+			r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
+			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
+		})
+}
+
 // reflectorBuildKcache builds kcache's Reflector for a play.
 func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
-	var store kcache.ReflectorStore = s.Store
-	var drain func() []string
-	if s.Scenario.Queue != "" {
-		store, drain = reflectorKcacheQueue(s)
-	} else if s.Scenario.Transforming {
-		store = reflectorKcacheTransforming{s.Store}
-	}
-	r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{
-		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
-	})
-	r.WatchListPageSize = s.Scenario.WatchListPageSize
-	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
-	if drain != nil {
-		return reflectorDrained{Reflector: r, drain: drain}
-	}
-	return r
+	return reflectorBuildWith[kcache.ReflectorStore](s, s.Store, reflectorKcacheQueue,
+		func(r *reflectortest.Recorder) kcache.ReflectorStore { return reflectorKcacheTransforming{r} },
+		func(store kcache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
+			r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
+			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
+		})
 }
 
 // reflectorGateName names a WatchListClient setting in subtest names.
