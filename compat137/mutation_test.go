@@ -88,40 +88,56 @@ func scenarioSize(o map[string]string) int {
 	return n
 }
 
+// mutationOptions are a scenario's cache options: whether the cache gets
+// the backing indexer, whether it includes adds, which constructor builds
+// it (legacy: NewIntegerResourceVersionMutationCache), its TTL and size.
+type mutationOptions struct {
+	indexer, includeAdds, legacy bool
+	ttl                          time.Duration
+	size                         int
+}
+
+func parseMutationOptions(o map[string]string) mutationOptions {
+	return mutationOptions{indexer: o["indexer"] == "true", includeAdds: o["includeAdds"] == "true", legacy: o["constructor"] == "legacy",
+		ttl: scenarioTTL(o), size: scenarioSize(o)}
+}
+
 // newMutationSideCG builds client-go's cache for the options.
 func newMutationSideCG(o map[string]string) *mutationSide {
+	opt := parseMutationOptions(o)
 	ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{"ns": cg.MetaNamespaceIndexFunc})
-	var indexer cg.Indexer
-	if o["indexer"] == "true" {
-		indexer = ix
+	side := &mutationSide{backing: ix, tombstone: func(k string, obj any) any { return cg.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	if opt.legacy {
+		side.cache = cg.NewIntegerResourceVersionMutationCache(klog.Background(), ix, orNil[cg.Indexer](opt.indexer, ix), opt.ttl, opt.includeAdds)
+		return side
 	}
-	include := o["includeAdds"] == "true"
-	var mc cg.MutationCache
-	if o["constructor"] == "legacy" {
-		mc = cg.NewIntegerResourceVersionMutationCache(klog.Background(), ix, indexer, scenarioTTL(o), include)
-	} else {
-		mc = cg.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, cg.MutationCacheOptions{
-			Indexer: indexer, TTL: scenarioTTL(o), IncludeAdds: include, MaxCacheSize: scenarioSize(o)})
-	}
-	return &mutationSide{backing: ix, cache: mc, tombstone: func(k string, obj any) any { return cg.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	side.cache = cg.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, cg.MutationCacheOptions{
+		Indexer: orNil[cg.Indexer](opt.indexer, ix), TTL: opt.ttl, IncludeAdds: opt.includeAdds, MaxCacheSize: opt.size})
+	return side
 }
 
 // newMutationSideKC builds kcache's cache for the options.
 func newMutationSideKC(o map[string]string) *mutationSide {
+	opt := parseMutationOptions(o)
 	ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{"ns": kc.MetaNamespaceIndexFunc})
-	var indexer kc.Indexer
-	if o["indexer"] == "true" {
-		indexer = ix
+	side := &mutationSide{backing: ix, tombstone: func(k string, obj any) any { return kc.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	if opt.legacy {
+		side.cache = kc.NewIntegerResourceVersionMutationCache(klog.Background(), ix, orNil[kc.Indexer](opt.indexer, ix), opt.ttl, opt.includeAdds)
+		return side
 	}
-	include := o["includeAdds"] == "true"
-	var mc kc.MutationCache
-	if o["constructor"] == "legacy" {
-		mc = kc.NewIntegerResourceVersionMutationCache(klog.Background(), ix, indexer, scenarioTTL(o), include)
-	} else {
-		mc = kc.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, kc.MutationCacheOptions{
-			Indexer: indexer, TTL: scenarioTTL(o), IncludeAdds: include, MaxCacheSize: scenarioSize(o)})
+	side.cache = kc.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, kc.MutationCacheOptions{
+		Indexer: orNil[kc.Indexer](opt.indexer, ix), TTL: opt.ttl, IncludeAdds: opt.includeAdds, MaxCacheSize: opt.size})
+	return side
+}
+
+// orNil returns v when use is set and T's zero value (nil for an
+// interface) otherwise.
+func orNil[T any](use bool, v T) T {
+	if use {
+		return v
 	}
-	return &mutationSide{backing: ix, cache: mc, tombstone: func(k string, obj any) any { return kc.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	var zero T
+	return zero
 }
 
 // stepRV reads a resource version argument ("" spelled as "").
