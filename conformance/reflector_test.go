@@ -24,28 +24,25 @@ func reflectorTestBackoff() *wait.Backoff {
 	return &wait.Backoff{Duration: time.Second, Factor: 2, Steps: 10, Cap: 30 * time.Second}
 }
 
-// reflectorClientGoTransforming makes the Recorder a client-go TransformingStore.
-type reflectorClientGoTransforming struct{ *reflectortest.Recorder }
+// reflectorTransforming makes the Recorder a TransformingStore of the
+// library whose TransformFunc is T.
+type reflectorTransforming[T ~func(interface{}) (interface{}, error)] struct{ *reflectortest.Recorder }
 
-func (s reflectorClientGoTransforming) Transformer() cache.TransformFunc { return s.Recorder.Transform }
-
-// reflectorKcacheTransforming makes the Recorder a kcache TransformingStore.
-type reflectorKcacheTransforming struct{ *reflectortest.Recorder }
-
-func (s reflectorKcacheTransforming) Transformer() kcache.TransformFunc { return s.Recorder.Transform }
+func (s reflectorTransforming[T]) Transformer() T { return T(s.Recorder.Transform) }
 
 // reflectorBuildWith builds one library's Reflector for a play: over
 // s.Store, or the queue of the scenario (queue builds it and its drain), or
-// the Recorder as a TransformingStore (transforming); newReflector builds
-// the Reflector over a store and returns it with its WatchListPageSize and
-// MaxInternalErrorRetryDuration fields, which are set from the scenario.
-func reflectorBuildWith[S any](s reflectortest.Setup, store S, queue func(reflectortest.Setup) (S, func() []string),
-	transforming func(*reflectortest.Recorder) S, newReflector func(S) (reflectortest.Reflector, *int64, *time.Duration)) reflectortest.Reflector {
+// the Recorder as a TransformingStore of the library's TransformFunc T;
+// newReflector builds the Reflector over a store and returns it with its
+// WatchListPageSize and MaxInternalErrorRetryDuration fields, which are set
+// from the scenario.
+func reflectorBuildWith[S any, T ~func(interface{}) (interface{}, error)](s reflectortest.Setup, store S, queue func(reflectortest.Setup) (S, func() []string),
+	newReflector func(S) (reflectortest.Reflector, *int64, *time.Duration)) reflectortest.Reflector {
 	var drain func() []string
 	if s.Scenario.Queue != "" {
 		store, drain = queue(s)
 	} else if s.Scenario.Transforming {
-		store = transforming(s.Store)
+		store = any(reflectorTransforming[T]{s.Store}).(S)
 	}
 	r, pageSize, retry := newReflector(store)
 	*pageSize = s.Scenario.WatchListPageSize
@@ -58,8 +55,7 @@ func reflectorBuildWith[S any](s reflectortest.Setup, store S, queue func(reflec
 
 // reflectorBuildClientGo builds client-go's Reflector for a play.
 func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
-	return reflectorBuildWith[cache.ReflectorStore](s, s.Store, reflectorClientGoQueue,
-		func(r *reflectortest.Recorder) cache.ReflectorStore { return reflectorClientGoTransforming{r} },
+	return reflectorBuildWith[cache.ReflectorStore, cache.TransformFunc](s, s.Store, reflectorClientGoQueue,
 		func(store cache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
 			r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
 			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
@@ -68,8 +64,7 @@ func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
 
 // reflectorBuildKcache builds kcache's Reflector for a play.
 func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
-	return reflectorBuildWith[kcache.ReflectorStore](s, s.Store, reflectorKcacheQueue,
-		func(r *reflectortest.Recorder) kcache.ReflectorStore { return reflectorKcacheTransforming{r} },
+	return reflectorBuildWith[kcache.ReflectorStore, kcache.TransformFunc](s, s.Store, reflectorKcacheQueue,
 		func(store kcache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
 			r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
 			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
