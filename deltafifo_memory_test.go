@@ -47,17 +47,7 @@ func TestDeltaFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsOrder(t *testing.T)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: deltaFIFOMemoryKey})
-			objs := make([]interface{}, tc.burst)
-			for i := range objs {
-				objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
-			}
-			if tc.replace {
-				mustNoErr(t, f.Replace(objs, "1"))
-			} else {
-				for _, obj := range objs {
-					mustNoErr(t, f.Add(obj))
-				}
-			}
+			objs := deltaFIFOMemoryBurst(t, f, tc.burst, tc.replace)
 			before := f.items
 			for i := 0; i < tc.burst-tc.remain; i++ {
 				popAndCheck(t, f, objs[i])
@@ -123,4 +113,26 @@ func TestDeltaFIFOSteadyStateBelowTheKeptSizeNeverReplacesItsMap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deltaFIFOMemoryBurst queues n objects keyed k000000, k000001, … on q, a
+// DeltaFIFO or FIFO, one Add each or, with replace, in one Replace, and
+// returns them in key order.
+func deltaFIFOMemoryBurst(t *testing.T, q interface {
+	Add(interface{}) error
+	Replace([]interface{}, string) error
+}, n int, replace bool) []interface{} {
+	t.Helper()
+	objs := make([]interface{}, n)
+	for i := range objs {
+		objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
+	}
+	if replace {
+		mustNoErr(t, q.Replace(objs, "1"))
+		return objs
+	}
+	for _, obj := range objs {
+		mustNoErr(t, q.Add(obj))
+	}
+	return objs
 }

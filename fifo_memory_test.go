@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"fmt"
 	"testing"
 )
 
@@ -27,17 +26,7 @@ func TestFIFOGivesBackTheItemsMapOfADrainedBurstAndKeepsItsOrder(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewFIFO(deltaFIFOMemoryKey)
-			objs := make([]interface{}, tc.burst)
-			for i := range objs {
-				objs[i] = deltaFIFOMemoryObj{key: fmt.Sprintf("k%06d", i)}
-			}
-			if tc.replace {
-				mustNoErr(t, f.Replace(objs, "1"))
-			} else {
-				for _, obj := range objs {
-					mustNoErr(t, f.Add(obj))
-				}
-			}
+			objs := deltaFIFOMemoryBurst(t, f, tc.burst, tc.replace)
 			before := f.items
 			for i := 0; i < tc.remove; i++ {
 				if tc.delete {

@@ -58,9 +58,5 @@ func addAfterStop(t *testing.T, newInformer func(clientgocache.ListerWatcher, ru
 func TestAddEventHandlerAfterStopNamesTheCallersHandlerAsClientGo(t *testing.T) {
 	want := addAfterStop(t, clientgocache.NewSharedIndexInformer)
 	got := addAfterStop(t, NewSharedIndexInformer)
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("view:\n %s\nclient-go:\n %s", got[i], want[i])
-		}
-	}
+	viewCompareLines(t, want, got)
 }

@@ -66,9 +66,5 @@ func removeEach(t *testing.T, newInformer func(clientgocache.ListerWatcher, runt
 func TestRemoveEventHandlerOfAClientGoInformersRegistrationIsNilAsInClientGo(t *testing.T) {
 	want := removeEach(t, clientgocache.NewSharedIndexInformer)
 	got := removeEach(t, NewSharedIndexInformer)
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("view:\n %s\nclient-go:\n %s", got[i], want[i])
-		}
-	}
+	viewCompareLines(t, want, got)
 }

@@ -158,3 +158,14 @@ func TestEveryMethodOfTheViewAnswersAsClientGosInformer(t *testing.T) {
 		t.Errorf("view:\n%#v\nclient-go:\n%#v", got, want)
 	}
 }
+
+// viewCompareLines reports every line where the view's transcript (got)
+// differs from client-go's (want); got must be at least as long as want.
+func viewCompareLines(t *testing.T, want, got []string) {
+	t.Helper()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("view:\n %s\nclient-go:\n %s", got[i], want[i])
+		}
+	}
+}

@@ -19,8 +19,8 @@ func BenchmarkTypedTombstoneDelete(b *testing.B) {
 	var cgTomb any = cg.DeletedFinalStateUnknown{Key: "ns/a", Obj: p}
 	var kcTomb any = kc.DeletedFinalStateUnknown{Key: "ns/a", Obj: p}
 	var cr, kr recorder
-	ci := &recordingInformerCG{r: &cr}
-	ki := &recordingInformerKC{r: &kr}
+	ci := newRecordingInformerCG(&cr)
+	ki := newRecordingInformerKC(&kr)
 	_, _ = cg.NewTypedSharedIndexInformer[*v1.Pod](ci).AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{
 		DeleteFunc: func(d cg.DeletedObject[*v1.Pod]) { benchSink += len(d.FinalStateUnknown.Key) }})
 	_, _ = kc.NewTypedSharedIndexInformer[*v1.Pod](ki).AddTypedEventHandler(kc.TypedResourceEventHandlerFuncs[*v1.Pod]{
@@ -44,8 +44,8 @@ func BenchmarkTypedTombstoneDelete(b *testing.B) {
 func BenchmarkTypedDispatch(b *testing.B) {
 	p := pod("ns", "a", "1")
 	var cr, kr recorder
-	ci := &recordingInformerCG{r: &cr}
-	ki := &recordingInformerKC{r: &kr}
+	ci := newRecordingInformerCG(&cr)
+	ki := newRecordingInformerKC(&kr)
 	_, _ = cg.NewTypedSharedIndexInformer[*v1.Pod](ci).AddTypedEventHandler(cg.TypedResourceEventHandlerFuncs[*v1.Pod]{
 		AddFunc:    func(p *v1.Pod) { benchSink += len(p.Name) },
 		UpdateFunc: func(_, p *v1.Pod) { benchSink += len(p.Name) },

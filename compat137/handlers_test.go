@@ -75,65 +75,74 @@ func typedTraceKC(r *recorder) kc.TypedResourceEventHandler[*v1.Pod] {
 	}
 }
 
+// recordingCalls records the registration calls a typed wrapper makes on
+// an informer of either library and keeps the adapter it registers: H is
+// the library's ResourceEventHandler, R its registration, O its
+// HandlerOptions and X its Indexers. options renders O's logger and resync
+// period.
+type recordingCalls[H, R, O any, X ~map[string]F, F any] struct {
+	r       *recorder
+	adapter H
+	options func(O) (logger bool, resync *time.Duration)
+}
+
+func (f *recordingCalls[H, R, O, X, F]) AddEventHandler(h H) (R, error) {
+	f.r.logf("AddEventHandler")
+	f.adapter = h
+	var none R
+	return none, nil
+}
+
+func (f *recordingCalls[H, R, O, X, F]) AddEventHandlerWithResyncPeriod(h H, p time.Duration) (R, error) {
+	f.r.logf("AddEventHandlerWithResyncPeriod %v", p)
+	f.adapter = h
+	var none R
+	return none, nil
+}
+
+func (f *recordingCalls[H, R, O, X, F]) AddEventHandlerWithOptions(h H, o O) (R, error) {
+	logger, resync := f.options(o)
+	f.r.logf("AddEventHandlerWithOptions logger=%v resync=%s", logger, describePeriod(resync))
+	f.adapter = h
+	var none R
+	return none, errRegistered
+}
+
+func (f *recordingCalls[H, R, O, X, F]) AddIndexers(ix X) error {
+	f.r.logf("AddIndexers %d nil=%v", len(ix), ix == nil)
+	return nil
+}
+
+// informerCG and informerKC hold each library's SharedIndexInformer one
+// embedding deeper than recordingCalls, so that its methods win.
+type (
+	informerCG struct{ cg.SharedIndexInformer }
+	informerKC struct{ kc.SharedIndexInformer }
+)
+
 // recordingInformerCG is a client-go SharedIndexInformer that records the
 // registration calls the typed wrapper makes and keeps the adapter.
 type recordingInformerCG struct {
-	cg.SharedIndexInformer
-	r       *recorder
-	adapter cg.ResourceEventHandler
-}
-
-func (f *recordingInformerCG) AddEventHandler(h cg.ResourceEventHandler) (cg.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandler")
-	f.adapter = h
-	return nil, nil
-}
-
-func (f *recordingInformerCG) AddEventHandlerWithResyncPeriod(h cg.ResourceEventHandler, p time.Duration) (cg.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandlerWithResyncPeriod %v", p)
-	f.adapter = h
-	return nil, nil
-}
-
-func (f *recordingInformerCG) AddEventHandlerWithOptions(h cg.ResourceEventHandler, o cg.HandlerOptions) (cg.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandlerWithOptions logger=%v resync=%s", o.Logger != nil, describePeriod(o.ResyncPeriod))
-	f.adapter = h
-	return nil, errRegistered
-}
-
-func (f *recordingInformerCG) AddIndexers(ix cg.Indexers) error {
-	f.r.logf("AddIndexers %d nil=%v", len(ix), ix == nil)
-	return nil
+	informerCG
+	*recordingCalls[cg.ResourceEventHandler, cg.ResourceEventHandlerRegistration, cg.HandlerOptions, cg.Indexers, cg.IndexFunc]
 }
 
 // recordingInformerKC is recordingInformerCG for kcache.
 type recordingInformerKC struct {
-	kc.SharedIndexInformer
-	r       *recorder
-	adapter kc.ResourceEventHandler
+	informerKC
+	*recordingCalls[kc.ResourceEventHandler, kc.ResourceEventHandlerRegistration, kc.HandlerOptions, kc.Indexers, kc.IndexFunc]
 }
 
-func (f *recordingInformerKC) AddEventHandler(h kc.ResourceEventHandler) (kc.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandler")
-	f.adapter = h
-	return nil, nil
+// newRecordingInformerCG returns a client-go recording informer logging to r.
+func newRecordingInformerCG(r *recorder) *recordingInformerCG {
+	return &recordingInformerCG{recordingCalls: &recordingCalls[cg.ResourceEventHandler, cg.ResourceEventHandlerRegistration, cg.HandlerOptions, cg.Indexers, cg.IndexFunc]{
+		r: r, options: func(o cg.HandlerOptions) (bool, *time.Duration) { return o.Logger != nil, o.ResyncPeriod }}}
 }
 
-func (f *recordingInformerKC) AddEventHandlerWithResyncPeriod(h kc.ResourceEventHandler, p time.Duration) (kc.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandlerWithResyncPeriod %v", p)
-	f.adapter = h
-	return nil, nil
-}
-
-func (f *recordingInformerKC) AddEventHandlerWithOptions(h kc.ResourceEventHandler, o kc.HandlerOptions) (kc.ResourceEventHandlerRegistration, error) {
-	f.r.logf("AddEventHandlerWithOptions logger=%v resync=%s", o.Logger != nil, describePeriod(o.ResyncPeriod))
-	f.adapter = h
-	return nil, errRegistered
-}
-
-func (f *recordingInformerKC) AddIndexers(ix kc.Indexers) error {
-	f.r.logf("AddIndexers %d nil=%v", len(ix), ix == nil)
-	return nil
+// newRecordingInformerKC returns a kcache recording informer logging to r.
+func newRecordingInformerKC(r *recorder) *recordingInformerKC {
+	return &recordingInformerKC{recordingCalls: &recordingCalls[kc.ResourceEventHandler, kc.ResourceEventHandlerRegistration, kc.HandlerOptions, kc.Indexers, kc.IndexFunc]{
+		r: r, options: func(o kc.HandlerOptions) (bool, *time.Duration) { return o.Logger != nil, o.ResyncPeriod }}}
 }
 
 // errRegistered is what the recording informers' AddEventHandlerWithOptions
@@ -176,10 +185,10 @@ func TestAddTypedEventHandlerRegistersThroughAddEventHandlerWithOptionsAndReject
 	for _, tc := range optionCases {
 		t.Run(tc.name, func(t *testing.T) {
 			var c, k recorder
-			ci := &recordingInformerCG{r: &c}
+			ci := newRecordingInformerCG(&c)
 			reg, err := cg.NewTypedSharedIndexInformer[*v1.Pod](ci).AddTypedEventHandler(typedTraceCG(&c), tc.opts...)
 			c.logf("registration=%v err=%v adapter=%v", reg != nil, err, ci.adapter != nil)
-			ki := &recordingInformerKC{r: &k}
+			ki := newRecordingInformerKC(&k)
 			kreg, kerr := kc.NewTypedSharedIndexInformer[*v1.Pod](ki).AddTypedEventHandler(typedTraceKC(&k), tc.kopt...)
 			k.logf("registration=%v err=%v adapter=%v", kreg != nil, kerr, ki.adapter != nil)
 			compareTraces(t, c.lines, k.lines)
@@ -189,11 +198,11 @@ func TestAddTypedEventHandlerRegistersThroughAddEventHandlerWithOptionsAndReject
 
 func TestTypedHandlerAdapterConvertsEveryNotificationAsClientGoDoes(t *testing.T) {
 	var c, k recorder
-	ci := &recordingInformerCG{r: &c}
+	ci := newRecordingInformerCG(&c)
 	if _, err := cg.NewTypedSharedIndexInformer[*v1.Pod](ci).AddTypedEventHandler(typedTraceCG(&c)); err != errRegistered {
 		t.Fatalf("client-go: %v", err)
 	}
-	ki := &recordingInformerKC{r: &k}
+	ki := newRecordingInformerKC(&k)
 	if _, err := kc.NewTypedSharedIndexInformer[*v1.Pod](ki).AddTypedEventHandler(typedTraceKC(&k)); err != errRegistered {
 		t.Fatalf("kcache: %v", err)
 	}

@@ -135,8 +135,8 @@ func TestTypedIndexersConvertToIndexersAsClientGo(t *testing.T) {
 
 func TestTypedInformerWrapperCallsOnlyWhatItNeeds(t *testing.T) {
 	var c, k recorder
-	ci := &recordingInformerCG{r: &c}
-	ki := &recordingInformerKC{r: &k}
+	ci := newRecordingInformerCG(&c)
+	ki := newRecordingInformerKC(&k)
 	cti := cg.NewTypedSharedIndexInformer[*v1.Pod](ci)
 	kti := kc.NewTypedSharedIndexInformer[*v1.Pod](ki)
 	c.logf("constructed")

@@ -58,18 +58,26 @@ func loadMutationScenarios(t *testing.T) []*mutationScenario {
 
 // mutationSide is one library's MutationCache with its backing indexer.
 type mutationSide struct {
-	backing interface {
-		Add(any) error
-		Delete(any) error
-	}
-	cache interface {
-		Mutation(any)
-		GetByKey(string) (any, bool, error)
-		ByIndex(string, string) ([]any, error)
-		OnAddOrUpdate(runtime.Object)
-		OnDelete(runtime.Object)
-	}
+	backing   mutationBacking
+	cache     mutationCacheOps
 	tombstone func(key string, obj any) any
+}
+
+// mutationBacking is the part of either library's backing indexer a
+// scenario drives.
+type mutationBacking interface {
+	Add(any) error
+	Delete(any) error
+}
+
+// mutationCacheOps is the part of either library's MutationCache a
+// scenario drives.
+type mutationCacheOps interface {
+	Mutation(any)
+	GetByKey(string) (any, bool, error)
+	ByIndex(string, string) ([]any, error)
+	OnAddOrUpdate(runtime.Object)
+	OnDelete(runtime.Object)
 }
 
 // scenarioTTL and scenarioSize read the options.
@@ -88,40 +96,66 @@ func scenarioSize(o map[string]string) int {
 	return n
 }
 
+// mutationOptions are a scenario's cache options: whether the cache gets
+// the backing indexer, whether it includes adds, which constructor builds
+// it (legacy: NewIntegerResourceVersionMutationCache), its TTL and size.
+type mutationOptions struct {
+	indexer, includeAdds, legacy bool
+	ttl                          time.Duration
+	size                         int
+}
+
+func parseMutationOptions(o map[string]string) mutationOptions {
+	return mutationOptions{indexer: o["indexer"] == "true", includeAdds: o["includeAdds"] == "true", legacy: o["constructor"] == "legacy",
+		ttl: scenarioTTL(o), size: scenarioSize(o)}
+}
+
+// newMutationSideWith builds one library's side for the options: the
+// cache over ix (with ix as its indexer when the options say so) built by
+// the library's legacy constructor or by withOptions from the options
+// newOptions builds. ST, IX, MC and MO are the library's Store, Indexer,
+// MutationCache and MutationCacheOptions.
+func newMutationSideWith[ST, IX, MC, MO any](o map[string]string, ix IX,
+	legacy func(klog.Logger, ST, IX, time.Duration, bool) MC, withOptions func(klog.Logger, ST, MO) MC,
+	newOptions func(IX, mutationOptions) MO, tombstone func(string, any) any) *mutationSide {
+	opt := parseMutationOptions(o)
+	backing := any(ix).(ST)
+	indexer := orNil(opt.indexer, ix)
+	var mc MC
+	if opt.legacy {
+		mc = legacy(klog.Background(), backing, indexer, opt.ttl, opt.includeAdds)
+	} else {
+		mc = withOptions(klog.Background(), backing, newOptions(indexer, opt))
+	}
+	return &mutationSide{backing: any(ix).(mutationBacking), cache: any(mc).(mutationCacheOps), tombstone: tombstone}
+}
+
 // newMutationSideCG builds client-go's cache for the options.
 func newMutationSideCG(o map[string]string) *mutationSide {
-	ix := cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{"ns": cg.MetaNamespaceIndexFunc})
-	var indexer cg.Indexer
-	if o["indexer"] == "true" {
-		indexer = ix
-	}
-	include := o["includeAdds"] == "true"
-	var mc cg.MutationCache
-	if o["constructor"] == "legacy" {
-		mc = cg.NewIntegerResourceVersionMutationCache(klog.Background(), ix, indexer, scenarioTTL(o), include)
-	} else {
-		mc = cg.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, cg.MutationCacheOptions{
-			Indexer: indexer, TTL: scenarioTTL(o), IncludeAdds: include, MaxCacheSize: scenarioSize(o)})
-	}
-	return &mutationSide{backing: ix, cache: mc, tombstone: func(k string, obj any) any { return cg.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	return newMutationSideWith[cg.Store](o, cg.NewIndexer(cg.MetaNamespaceKeyFunc, cg.Indexers{"ns": cg.MetaNamespaceIndexFunc}),
+		cg.NewIntegerResourceVersionMutationCache, cg.NewIntegerResourceVersionMutationCacheWithOptions,
+		func(ix cg.Indexer, o mutationOptions) cg.MutationCacheOptions {
+			return cg.MutationCacheOptions{Indexer: ix, TTL: o.ttl, IncludeAdds: o.includeAdds, MaxCacheSize: o.size}
+		}, func(k string, obj any) any { return cg.DeletedFinalStateUnknown{Key: k, Obj: obj} })
 }
 
 // newMutationSideKC builds kcache's cache for the options.
 func newMutationSideKC(o map[string]string) *mutationSide {
-	ix := kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{"ns": kc.MetaNamespaceIndexFunc})
-	var indexer kc.Indexer
-	if o["indexer"] == "true" {
-		indexer = ix
+	return newMutationSideWith[kc.Store](o, kc.NewIndexer(kc.MetaNamespaceKeyFunc, kc.Indexers{"ns": kc.MetaNamespaceIndexFunc}),
+		kc.NewIntegerResourceVersionMutationCache, kc.NewIntegerResourceVersionMutationCacheWithOptions,
+		func(ix kc.Indexer, o mutationOptions) kc.MutationCacheOptions {
+			return kc.MutationCacheOptions{Indexer: ix, TTL: o.ttl, IncludeAdds: o.includeAdds, MaxCacheSize: o.size}
+		}, func(k string, obj any) any { return kc.DeletedFinalStateUnknown{Key: k, Obj: obj} })
+}
+
+// orNil returns v when use is set and T's zero value (nil for an
+// interface) otherwise.
+func orNil[T any](use bool, v T) T {
+	if use {
+		return v
 	}
-	include := o["includeAdds"] == "true"
-	var mc kc.MutationCache
-	if o["constructor"] == "legacy" {
-		mc = kc.NewIntegerResourceVersionMutationCache(klog.Background(), ix, indexer, scenarioTTL(o), include)
-	} else {
-		mc = kc.NewIntegerResourceVersionMutationCacheWithOptions(klog.Background(), ix, kc.MutationCacheOptions{
-			Indexer: indexer, TTL: scenarioTTL(o), IncludeAdds: include, MaxCacheSize: scenarioSize(o)})
-	}
-	return &mutationSide{backing: ix, cache: mc, tombstone: func(k string, obj any) any { return kc.DeletedFinalStateUnknown{Key: k, Obj: obj} }}
+	var zero T
+	return zero
 }
 
 // stepRV reads a resource version argument ("" spelled as "").

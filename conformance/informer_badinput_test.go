@@ -11,12 +11,10 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/go-logr/logr/funcr"
 	kcache "github.com/kcache-go/cache"
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -58,27 +56,11 @@ func informerBadInputKcache(lw *informerScriptedSource, h *informerCrashHandler)
 func informerBadInputPlay(t *testing.T, obj runtime.Object, side informerBadInputSide) informerCrashTrace {
 	var trace informerCrashTrace
 	var mu sync.Mutex
-	oldCrash, oldPanics, oldErrors := utilruntime.ReallyCrash, utilruntime.PanicHandlers, utilruntime.ErrorHandlers
-	utilruntime.ReallyCrash = false
-	utilruntime.PanicHandlers = append(append([]func(context.Context, interface{}){}, oldPanics...), func(context.Context, interface{}) {
-		mu.Lock()
-		trace.Panics++
-		mu.Unlock()
-	})
-	utilruntime.ErrorHandlers = append(append([]utilruntime.ErrorHandler{}, oldErrors...), func(_ context.Context, err error, msg string, _ ...interface{}) {
-		mu.Lock()
+	defer informerCatchCrashes(&mu, func() { trace.Panics++ }, func(msg string, err error) {
 		trace.APIs = append(trace.APIs, fmt.Sprintf("error handler: %s: %v", msg, err))
-		mu.Unlock()
-	})
-	defer func() {
-		utilruntime.ReallyCrash, utilruntime.PanicHandlers, utilruntime.ErrorHandlers = oldCrash, oldPanics, oldErrors
-	}()
+	})()
 	synctest.Test(t, func(t *testing.T) {
-		logger := funcr.New(func(prefix, args string) {
-			mu.Lock()
-			defer mu.Unlock()
-			trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
-		}, funcr.Options{Verbosity: 10})
+		logger := informerCaptureLogger(&mu, &trace.Logs)
 		klog.SetLogger(logger.WithName("global"))
 		defer klog.ClearLogger()
 		lw := &informerScriptedSource{lists: []informerListResponse{{RV: "10", Pods: []string{"a@1"}}}, watchers: make(chan *watch.FakeWatcher, 16)}

@@ -13,9 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/go-logr/logr/funcr"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 )
@@ -154,21 +152,9 @@ func informerLogLine(prefix, args string) string {
 func informerCrashPlay(t *testing.T, c informerCrashCase, build informerCrashBuilder) informerCrashTrace {
 	var trace informerCrashTrace
 	var mu sync.Mutex
-	capture := func(prefix, args string) {
-		mu.Lock()
-		defer mu.Unlock()
-		trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
-	}
-	oldCrash, oldHandlers := utilruntime.ReallyCrash, utilruntime.PanicHandlers
-	utilruntime.ReallyCrash = false
-	utilruntime.PanicHandlers = append(append([]func(context.Context, interface{}){}, oldHandlers...), func(context.Context, interface{}) {
-		mu.Lock()
-		trace.Panics++
-		mu.Unlock()
-	})
-	defer func() { utilruntime.ReallyCrash, utilruntime.PanicHandlers = oldCrash, oldHandlers }()
+	defer informerCatchCrashes(&mu, func() { trace.Panics++ }, nil)()
 	synctest.Test(t, func(t *testing.T) {
-		logger := funcr.New(capture, funcr.Options{Verbosity: 10})
+		logger := informerCaptureLogger(&mu, &trace.Logs)
 		lw := &informerScriptedSource{lists: []informerListResponse{{RV: "10", Pods: []string{"a@1:app=web", "b@2"}}}, watchers: make(chan *watch.FakeWatcher, 16), watchList: informerWatchListOn()}
 		inf := build(lw, c)
 		h := &informerCrashHandler{start: time.Now(), panicOn: c.panicOn}

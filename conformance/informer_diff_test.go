@@ -20,18 +20,11 @@ func informerDiffPart(b *strings.Builder, format, name string, want, got []strin
 		return
 	}
 	fmt.Fprintf(b, "%s:\n", name)
-	for i := 0; i < max(len(want), len(got)); i++ {
-		var wl, gl string
-		if i < len(want) {
-			wl = want[i]
-		}
-		if i < len(got) {
-			gl = got[i]
-		}
+	for _, p := range linePairs(want, got) {
 		mark := "  "
-		if wl != gl {
+		if p.want != p.got {
 			mark = "!!"
 		}
-		fmt.Fprintf(b, format, mark, wl, gl)
+		fmt.Fprintf(b, format, mark, p.want, p.got)
 	}
 }

@@ -419,18 +419,6 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 			}
 			go func() { inf.run(ctx); close(done) }()
 			w = <-lw.watchers
-		case "add":
-			w.Add(informerParsePod(st.Pod))
-		case "modify":
-			w.Modify(informerParsePod(st.Pod))
-		case "delete":
-			w.Delete(informerParsePod(st.Pod))
-		case "bookmark":
-			w.Action(watch.Bookmark, &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: st.RV}})
-		case "gone":
-			status := apierrors.NewResourceExpired("too old resource version").Status()
-			w.Error(&status)
-			w = <-lw.watchers
 		case "close":
 			w.Stop()
 			w = <-lw.watchers
@@ -451,7 +439,10 @@ func informerPlayInBubble(t *testing.T, sc informerScenario, build informerBuild
 		case "check":
 			trace.Checks = append(trace.Checks, informerCheck(inf, sc, st))
 		default:
-			t.Fatalf("step %d: unknown op %q", i, st.Op)
+			var ok bool
+			if w, ok = informerWatchOp(lw, w, st.Op, st.Pod, st.RV); !ok {
+				t.Fatalf("step %d: unknown op %q", i, st.Op)
+			}
 		}
 		synctest.Wait()
 		trace.Syncs = append(trace.Syncs, informerSyncLine(i, st.Op, inf, names, regs))
@@ -650,4 +641,28 @@ func informerDuration(t *testing.T, s string) time.Duration {
 		t.Fatalf("bad duration %q: %v", s, err)
 	}
 	return d
+}
+
+// informerWatchOp plays a watch step of a script on w: add, modify or
+// delete pod ("name@rv"), a bookmark at rv, or a 410 Gone, after which it
+// waits for the reflector's next watch on lw and returns it. For any other
+// op it returns w and false.
+func informerWatchOp(lw *informerScriptedSource, w *watch.FakeWatcher, op, pod, rv string) (*watch.FakeWatcher, bool) {
+	switch op {
+	case "add":
+		w.Add(informerParsePod(pod))
+	case "modify":
+		w.Modify(informerParsePod(pod))
+	case "delete":
+		w.Delete(informerParsePod(pod))
+	case "bookmark":
+		w.Action(watch.Bookmark, &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: rv}})
+	case "gone":
+		status := apierrors.NewResourceExpired("too old resource version").Status()
+		w.Error(&status)
+		return <-lw.watchers, true
+	default:
+		return w, false
+	}
+	return w, true
 }

@@ -211,36 +211,16 @@ func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *tes
 					probe = append(probe, keytagRender(ns, name))
 				}
 			}
-			got := keytagPlay(t, initial, events, relist, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+			got := keytagPlay(t, initial, events, relist, probe, keytagStart(t, func(lw *keytagSource, onAdd func(any)) (keytagReads, func(context.Context), error) {
 				inf := kc.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, kc.Indexers{"namespace": kc.MetaNamespaceIndexFunc})
-				var once sync.Once
-				if _, err := inf.AddEventHandler(kc.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
-					if keytagIsSentinel(obj) {
-						once.Do(func() { close(seen) })
-					}
-				}}); err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan struct{})
-				go func() { defer close(done); inf.RunWithContext(ctx) }()
-				return inf.GetIndexer(), cancel, func() { <-done }
-			})
-			want := keytagPlay(t, initial, events, relist, probe, func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+				_, err := inf.AddEventHandler(kc.ResourceEventHandlerFuncs{AddFunc: onAdd})
+				return inf.GetIndexer(), inf.RunWithContext, err
+			}))
+			want := keytagPlay(t, initial, events, relist, probe, keytagStart(t, func(lw *keytagSource, onAdd func(any)) (keytagReads, func(context.Context), error) {
 				inf := cg.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cg.Indexers{"namespace": cg.MetaNamespaceIndexFunc})
-				var once sync.Once
-				if _, err := inf.AddEventHandler(cg.ResourceEventHandlerFuncs{AddFunc: func(obj any) {
-					if keytagIsSentinel(obj) {
-						once.Do(func() { close(seen) })
-					}
-				}}); err != nil {
-					t.Fatal(err)
-				}
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan struct{})
-				go func() { defer close(done); inf.RunWithContext(ctx) }()
-				return inf.GetIndexer(), cancel, func() { <-done }
-			})
+				_, err := inf.AddEventHandler(cg.ResourceEventHandlerFuncs{AddFunc: onAdd})
+				return inf.GetIndexer(), inf.RunWithContext, err
+			}))
 			if got != want {
 				t.Fatalf("indexer content differs after %d events\n%s", len(events), layoutDiff(want, got))
 			}
@@ -251,5 +231,27 @@ func TestASharedIndexInformerFedTrickyKeysEndsWithClientGosIndexerContent(t *tes
 				t.Fatalf("the indexer holds too little to compare:\n%s", got)
 			}
 		})
+	}
+}
+
+// keytagStart returns a keytagPlay start that builds one library's
+// informer with build (its indexer, its run and the handler registration's
+// error), with an add handler that closes seen at the sentinel, and runs it
+// until the returned cancel; the returned wait waits for run to return.
+func keytagStart(t *testing.T, build func(lw *keytagSource, onAdd func(any)) (keytagReads, func(context.Context), error)) func(*keytagSource, chan<- struct{}) (keytagReads, func(), func()) {
+	return func(lw *keytagSource, seen chan<- struct{}) (keytagReads, func(), func()) {
+		var once sync.Once
+		reads, run, err := build(lw, func(obj any) {
+			if keytagIsSentinel(obj) {
+				once.Do(func() { close(seen) })
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); run(ctx) }()
+		return reads, cancel, func() { <-done }
 	}
 }

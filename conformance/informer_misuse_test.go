@@ -11,8 +11,6 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/go-logr/logr/funcr"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 )
@@ -62,27 +60,9 @@ type informerMisuseTrace struct {
 func informerMisusePlay(t *testing.T, build func(lw *informerScriptedSource) informerMisuse) informerMisuseTrace {
 	var trace informerMisuseTrace
 	var mu sync.Mutex
-	oldCrash, oldPanics, oldErrors := utilruntime.ReallyCrash, utilruntime.PanicHandlers, utilruntime.ErrorHandlers
-	utilruntime.ReallyCrash = false
-	utilruntime.PanicHandlers = append(append([]func(context.Context, interface{}){}, oldPanics...), func(context.Context, interface{}) {
-		mu.Lock()
-		trace.Panics++
-		mu.Unlock()
-	})
-	utilruntime.ErrorHandlers = append(append([]utilruntime.ErrorHandler{}, oldErrors...), func(context.Context, error, string, ...interface{}) {
-		mu.Lock()
-		trace.Errors++
-		mu.Unlock()
-	})
-	defer func() {
-		utilruntime.ReallyCrash, utilruntime.PanicHandlers, utilruntime.ErrorHandlers = oldCrash, oldPanics, oldErrors
-	}()
+	defer informerCatchCrashes(&mu, func() { trace.Panics++ }, func(string, error) { trace.Errors++ })()
 	synctest.Test(t, func(t *testing.T) {
-		logger := funcr.New(func(prefix, args string) {
-			mu.Lock()
-			defer mu.Unlock()
-			trace.Logs = append(trace.Logs, informerLogLine(prefix, args))
-		}, funcr.Options{Verbosity: 10})
+		logger := informerCaptureLogger(&mu, &trace.Logs)
 		// NB: handlers without a logger of their own log through klog's
 		// global logger; capture it too.
 		klog.SetLogger(logger.WithName("global"))

@@ -10,9 +10,6 @@ import (
 	"testing/synctest"
 
 	cache "github.com/kcache-go/cache"
-	v1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	upstream "k8s.io/client-go/tools/cache"
@@ -47,36 +44,6 @@ func (m loggedMetric) Observe(float64) {
 // idString renders an identifier of either library.
 func idString(name string, gvr schema.GroupVersionResource, reserved bool) string {
 	return fmt.Sprintf("%s/%s reserved=%v", name, gvr.String(), reserved)
-}
-
-type kcacheLoggingProvider struct{ log *metricsCallLog }
-
-func (p kcacheLoggingProvider) NewQueuedItemMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
-	p.log.add("new queued %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "queued"}
-}
-func (p kcacheLoggingProvider) NewProcessingLatencyMetric(id cache.InformerNameAndResource) cache.HistogramMetric {
-	p.log.add("new latency %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "latency"}
-}
-func (p kcacheLoggingProvider) NewStoreResourceVersionMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
-	p.log.add("new store-rv %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "store-rv"}
-}
-
-type upstreamLoggingProvider struct{ log *metricsCallLog }
-
-func (p upstreamLoggingProvider) NewQueuedItemMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
-	p.log.add("new queued %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "queued"}
-}
-func (p upstreamLoggingProvider) NewProcessingLatencyMetric(id upstream.InformerNameAndResource) upstream.HistogramMetric {
-	p.log.add("new latency %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "latency"}
-}
-func (p upstreamLoggingProvider) NewStoreResourceVersionMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
-	p.log.add("new store-rv %s", idString(id.Name(), id.GroupVersionResource(), id.Reserved()))
-	return loggedMetric{p.log, "store-rv"}
 }
 
 // queueMetricsStep is one action of the scripted source.
@@ -123,22 +90,12 @@ func playQueueMetrics(t *testing.T, build func(lw *informerScriptedSource, log *
 			case "start":
 				go func() { run(ctx); close(done) }()
 				w = <-lw.watchers
-			case "modify":
-				w.Modify(informerParsePod(st.pod))
-			case "add":
-				w.Add(informerParsePod(st.pod))
-			case "delete":
-				w.Delete(informerParsePod(st.pod))
-			case "bookmark":
-				w.Action(watch.Bookmark, &v1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: st.rv}})
-			case "gone":
-				status := apierrors.NewResourceExpired("too old resource version").Status()
-				w.Error(&status)
-				w = <-lw.watchers
 			case "stop":
 				cancel()
 				<-done
 				release()
+			default:
+				w, _ = informerWatchOp(lw, w, st.op, st.pod, st.rv)
 			}
 			synctest.Wait()
 			log.add("-- after step %d %s %s%s", i, st.op, st.pod, st.rv)
@@ -165,30 +122,20 @@ func TestAnIdentifiedInformersQueueAndStoreMetricsAreCalledAsClientGoCallsThem(t
 // compareQueueMetricsCalls plays the script against both libraries in the
 // current gate setting and compares the providers' call logs.
 func compareQueueMetricsCalls(t *testing.T) {
-	noop := upstream.ResourceEventHandlerFuncs{}
-	want := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
-		name, err := upstream.NewInformerName("conformance-queue-metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf := upstream.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, upstream.SharedIndexInformerOptions{
-			Identifier: name.WithResource(queueMetricsGVR), InformerMetricsProvider: upstreamLoggingProvider{log}})
-		if _, err := inf.AddEventHandler(noop); err != nil {
-			t.Fatal(err)
-		}
-		return inf.RunWithContext, name.Release
+	play := func(lib metricsInformer, provider func(*metricsCallLog) any) []string {
+		return playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
+			run, release, err := lib(lw, "conformance-queue-metrics", provider(log), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run, release
+		})
+	}
+	want := play(upstreamMetricsInformer, func(log *metricsCallLog) any {
+		return upstreamMetrics{loggingMetrics[upstream.InformerNameAndResource](log)}
 	})
-	got := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
-		name, err := cache.NewInformerName("conformance-queue-metrics")
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{
-			Identifier: name.WithResource(queueMetricsGVR), InformerMetricsProvider: kcacheLoggingProvider{log}})
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
-			t.Fatal(err)
-		}
-		return inf.RunWithContext, name.Release
+	got := play(kcacheMetricsInformer, func(log *metricsCallLog) any {
+		return kcacheMetrics{loggingMetrics[cache.InformerNameAndResource](log)}
 	})
 	if !slices.Equal(got, want) {
 		t.Errorf("the informer metrics were called differently.\nkcache:\n  %s\nclient-go:\n  %s",
@@ -214,35 +161,16 @@ func globalLogFor(name string) *metricsCallLog {
 	return &metricsCallLog{}
 }
 
-type kcacheGlobalProvider struct{}
-
-func (kcacheGlobalProvider) NewQueuedItemMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
-	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewQueuedItemMetric(id)
-}
-func (kcacheGlobalProvider) NewProcessingLatencyMetric(id cache.InformerNameAndResource) cache.HistogramMetric {
-	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewProcessingLatencyMetric(id)
-}
-func (kcacheGlobalProvider) NewStoreResourceVersionMetric(id cache.InformerNameAndResource) cache.GaugeMetric {
-	return kcacheLoggingProvider{globalLogFor(id.Name())}.NewStoreResourceVersionMetric(id)
-}
-
-type upstreamGlobalProvider struct{}
-
-func (upstreamGlobalProvider) NewQueuedItemMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
-	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewQueuedItemMetric(id)
-}
-func (upstreamGlobalProvider) NewProcessingLatencyMetric(id upstream.InformerNameAndResource) upstream.HistogramMetric {
-	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewProcessingLatencyMetric(id)
-}
-func (upstreamGlobalProvider) NewStoreResourceVersionMetric(id upstream.InformerNameAndResource) upstream.GaugeMetric {
-	return upstreamLoggingProvider{globalLogFor(id.Name())}.NewStoreResourceVersionMetric(id)
+// globalMetrics is a newMetric that logs to the log of the informer's name.
+func globalMetrics[ID metricsID](kind string, id ID) any {
+	return loggingMetrics[ID](globalLogFor(id.Name()))(kind, id)
 }
 
 // installGlobalProviders installs the routing providers in both libraries,
 // as component-base's Register does in a Kubernetes component.
 var installGlobalProviders = sync.OnceFunc(func() {
-	cache.SetInformerMetricsProvider(kcacheGlobalProvider{})
-	upstream.SetInformerMetricsProvider(upstreamGlobalProvider{})
+	cache.SetInformerMetricsProvider(kcacheMetrics{globalMetrics[cache.InformerNameAndResource]})
+	upstream.SetInformerMetricsProvider(upstreamMetrics{globalMetrics[upstream.InformerNameAndResource]})
 })
 
 func TestAnIdentifiedInformerUsesTheProcessWideProviderAsClientGosDoes(t *testing.T) {
@@ -254,30 +182,17 @@ func TestAnIdentifiedInformerUsesTheProcessWideProviderAsClientGosDoes(t *testin
 		globalMetricLogs.byName[informerName] = log
 	}
 	defer route(nil)
-	want := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
-		route(log)
-		name, err := upstream.NewInformerName(informerName)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf := upstream.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, upstream.SharedIndexInformerOptions{Identifier: name.WithResource(queueMetricsGVR)})
-		if _, err := inf.AddEventHandler(upstream.ResourceEventHandlerFuncs{}); err != nil {
-			t.Fatal(err)
-		}
-		return inf.RunWithContext, name.Release
-	})
-	got := playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
-		route(log)
-		name, err := cache.NewInformerName(informerName)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inf := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{Identifier: name.WithResource(queueMetricsGVR)})
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{}); err != nil {
-			t.Fatal(err)
-		}
-		return inf.RunWithContext, name.Release
-	})
+	play := func(lib metricsInformer) []string {
+		return playQueueMetrics(t, func(lw *informerScriptedSource, log *metricsCallLog) (func(context.Context), func()) {
+			route(log)
+			run, release, err := lib(lw, informerName, nil, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run, release
+		})
+	}
+	want, got := play(upstreamMetricsInformer), play(kcacheMetricsInformer)
 	if !slices.Equal(got, want) {
 		t.Errorf("the process-wide provider was called differently.\nkcache:\n  %s\nclient-go:\n  %s",
 			strings.Join(got, "\n  "), strings.Join(want, "\n  "))

@@ -13,7 +13,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	upstream "k8s.io/client-go/tools/cache"
 )
@@ -82,51 +81,37 @@ func playStoreRV(t *testing.T, start func(lw storeRVSource, rec *storeRVRecorder
 	return slices.Clone(rec.values), rec.created
 }
 
-type kcacheStoreRVProvider struct{ rec *storeRVRecorder }
-
-func (p kcacheStoreRVProvider) NewQueuedItemMetric(cache.InformerNameAndResource) cache.GaugeMetric {
-	return &storeRVRecorder{}
-}
-func (p kcacheStoreRVProvider) NewProcessingLatencyMetric(cache.InformerNameAndResource) cache.HistogramMetric {
-	return &storeRVRecorder{}
-}
-func (p kcacheStoreRVProvider) NewStoreResourceVersionMetric(cache.InformerNameAndResource) cache.GaugeMetric {
-	p.rec.mu.Lock()
-	defer p.rec.mu.Unlock()
-	p.rec.created++
-	return p.rec
-}
-
-type upstreamStoreRVProvider struct{ rec *storeRVRecorder }
-
-func (p upstreamStoreRVProvider) NewQueuedItemMetric(upstream.InformerNameAndResource) upstream.GaugeMetric {
-	return &storeRVRecorder{}
-}
-func (p upstreamStoreRVProvider) NewProcessingLatencyMetric(upstream.InformerNameAndResource) upstream.HistogramMetric {
-	return &storeRVRecorder{}
-}
-func (p upstreamStoreRVProvider) NewStoreResourceVersionMetric(upstream.InformerNameAndResource) upstream.GaugeMetric {
-	p.rec.mu.Lock()
-	defer p.rec.mu.Unlock()
-	p.rec.created++
-	return p.rec
+// storeRVMetrics returns a newMetric that hands out rec as the store
+// gauge, counting how many it created, and discards the queue metrics.
+func storeRVMetrics[ID metricsID](rec *storeRVRecorder) func(string, ID) any {
+	return func(kind string, _ ID) any {
+		if kind != "store-rv" {
+			return &storeRVRecorder{}
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		rec.created++
+		return rec
+	}
 }
 
 func TestAnIdentifiedInformersStorePublishesItsResourceVersionAsClientGosDoes(t *testing.T) {
-	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
-	got, gotCreated := playStoreRV(t, func(lw storeRVSource, rec *storeRVRecorder, ctx context.Context) {
-		name, _ := cache.NewInformerName("conformance-store-rv")
-		defer name.Release()
-		inf := cache.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, cache.SharedIndexInformerOptions{
-			Identifier: name.WithResource(pods), InformerMetricsProvider: kcacheStoreRVProvider{rec}})
-		inf.RunWithContext(ctx)
+	play := func(lib metricsInformer, provider func(*storeRVRecorder) any) ([]float64, int) {
+		return playStoreRV(t, func(lw storeRVSource, rec *storeRVRecorder, ctx context.Context) {
+			run, release, err := lib(lw, "conformance-store-rv", provider(rec), false)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer release()
+			run(ctx)
+		})
+	}
+	got, gotCreated := play(kcacheMetricsInformer, func(rec *storeRVRecorder) any {
+		return kcacheMetrics{storeRVMetrics[cache.InformerNameAndResource](rec)}
 	})
-	want, wantCreated := playStoreRV(t, func(lw storeRVSource, rec *storeRVRecorder, ctx context.Context) {
-		name, _ := upstream.NewInformerName("conformance-store-rv")
-		defer name.Release()
-		inf := upstream.NewSharedIndexInformerWithOptions(lw, &v1.Pod{}, upstream.SharedIndexInformerOptions{
-			Identifier: name.WithResource(pods), InformerMetricsProvider: upstreamStoreRVProvider{rec}})
-		inf.RunWithContext(ctx)
+	want, wantCreated := play(upstreamMetricsInformer, func(rec *storeRVRecorder) any {
+		return upstreamMetrics{storeRVMetrics[upstream.InformerNameAndResource](rec)}
 	})
 	if fmt.Sprint(got) != fmt.Sprint(want) || gotCreated != wantCreated {
 		t.Errorf("kcache's store published resource versions %v from %d gauges, client-go's %v from %d", got, gotCreated, want, wantCreated)

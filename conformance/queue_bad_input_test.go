@@ -63,49 +63,68 @@ func queueBadInputs() []queueBadInput {
 // queueExplicit is the neutral form of an ExplicitKey.
 type queueExplicit string
 
-// queueBadAsCG converts a neutral bad input for client-go.
-func queueBadAsCG(x interface{}) interface{} {
+// queueBadLib builds one library's tombstone, ExplicitKey, Delta and
+// Deltas (or a pointer to them) from their neutral forms' converted parts.
+type queueBadLib struct {
+	tombstone func(key string, obj interface{}) interface{}
+	explicit  func(key string) interface{}
+	delta     func(typ string, obj interface{}) interface{}
+	deltas    func(ds []interface{}, ptr bool) interface{}
+}
+
+var (
+	queueBadCG = queueBadLib{func(k string, o interface{}) interface{} { return cg.DeletedFinalStateUnknown{Key: k, Obj: o} },
+		func(k string) interface{} { return cg.ExplicitKey(k) },
+		func(typ string, o interface{}) interface{} { return cg.Delta{Type: cg.DeltaType(typ), Object: o} }, queueBadDeltas[cg.Delta, cg.Deltas]}
+	queueBadKC = queueBadLib{func(k string, o interface{}) interface{} { return kc.DeletedFinalStateUnknown{Key: k, Obj: o} },
+		func(k string) interface{} { return kc.ExplicitKey(k) },
+		func(typ string, o interface{}) interface{} { return kc.Delta{Type: kc.DeltaType(typ), Object: o} }, queueBadDeltas[kc.Delta, kc.Deltas]}
+)
+
+// queueBadDeltas collects converted deltas into a library's Deltas, or a
+// pointer to them.
+func queueBadDeltas[D any, DS ~[]D](ds []interface{}, ptr bool) interface{} {
+	out := DS{}
+	for _, d := range ds {
+		out = append(out, d.(D))
+	}
+	if ptr {
+		return &out
+	}
+	return out
+}
+
+// as converts a neutral bad input for lib's library.
+func (lib queueBadLib) as(x interface{}) interface{} {
 	switch v := x.(type) {
 	case queueTombstone:
-		return cg.DeletedFinalStateUnknown{Key: v.key, Obj: queueBadAsCG(v.obj)}
+		return lib.tombstone(v.key, lib.as(v.obj))
 	case queueExplicit:
-		return cg.ExplicitKey(v)
+		return lib.explicit(string(v))
 	case queueDelta:
-		return cg.Delta{Type: cg.DeltaType(v.typ), Object: queueBadAsCG(v.obj)}
+		return lib.delta(v.typ, lib.as(v.obj))
 	case []queueDelta:
-		ds := cg.Deltas{}
-		for _, d := range v {
-			ds = append(ds, queueBadAsCG(d).(cg.Delta))
-		}
-		return ds
+		return lib.deltas(lib.asEach(v), false)
 	case queueDeltasPtr:
-		ds := queueBadAsCG([]queueDelta(v)).(cg.Deltas)
-		return &ds
+		return lib.deltas(lib.asEach(v), true)
 	}
 	return x
 }
 
-// queueBadAsKC converts a neutral bad input for kcache.
-func queueBadAsKC(x interface{}) interface{} {
-	switch v := x.(type) {
-	case queueTombstone:
-		return kc.DeletedFinalStateUnknown{Key: v.key, Obj: queueBadAsKC(v.obj)}
-	case queueExplicit:
-		return kc.ExplicitKey(v)
-	case queueDelta:
-		return kc.Delta{Type: kc.DeltaType(v.typ), Object: queueBadAsKC(v.obj)}
-	case []queueDelta:
-		ds := kc.Deltas{}
-		for _, d := range v {
-			ds = append(ds, queueBadAsKC(d).(kc.Delta))
-		}
-		return ds
-	case queueDeltasPtr:
-		ds := queueBadAsKC([]queueDelta(v)).(kc.Deltas)
-		return &ds
+// asEach converts each neutral delta.
+func (lib queueBadLib) asEach(neutral []queueDelta) []interface{} {
+	ds := make([]interface{}, len(neutral))
+	for i, d := range neutral {
+		ds[i] = lib.as(d)
 	}
-	return x
+	return ds
 }
+
+// queueBadAsCG converts a neutral bad input for client-go.
+func queueBadAsCG(x interface{}) interface{} { return queueBadCG.as(x) }
+
+// queueBadAsKC converts a neutral bad input for kcache.
+func queueBadAsKC(x interface{}) interface{} { return queueBadKC.as(x) }
 
 // queueBadKnown is a KnownObjects store (structural, for either package)
 // holding a good pod and, under "k", the bad input.
@@ -399,14 +418,20 @@ func queueBadPlay(build func(bad interface{}) queueBadSubject, op string, bad in
 		return "no such entry point"
 	}
 	outcome := queueCatch(func() string { return call(bad) })
+	return outcome + " => " + queueStateOrStuck(s.state, "queue")
+}
+
+// queueStateOrStuck renders state, a panic in it too, or, when it does not
+// return within a minute, says that the named subject's lock is still held.
+func queueStateOrStuck(state func() string, subject string) string {
 	done := make(chan string, 1)
-	go func() { done <- queueCatch(s.state) }()
+	go func() { done <- queueCatch(state) }()
 	select {
-	case state := <-done:
-		return outcome + " => " + state
+	case rendered := <-done:
+		return rendered
 	// NB: a minute, so that only a held lock, not a loaded machine, reads as stuck.
 	case <-time.After(time.Minute):
-		return outcome + " => stuck (the queue's lock is still held)"
+		return "stuck (the " + subject + "'s lock is still held)"
 	}
 }
 
@@ -428,18 +453,28 @@ func TestQueueEntryPointsGiveClientGosAnswerToBadInput(t *testing.T) {
 		case "Heap":
 			ops = append(ops, "AddIfNotPresent", "closed Add", "closed Update", "closed AddIfNotPresent", "closed Delete", "closed Replace", "closed Resync")
 		}
-		for _, op := range ops {
-			for _, in := range queueBadInputs() {
-				cases++
-				t.Run(kind.name+"/"+op+"/"+in.name, func(t *testing.T) {
-					want := queueBadPlay(kind.cg, op, queueBadAsCG(in.obj))
-					got := queueBadPlay(kind.kc, op, queueBadAsKC(in.obj))
-					if want != got {
-						t.Fatalf("client-go: %s\nkcache:    %s", want, got)
-					}
-				})
-			}
-		}
+		cases += queueBadCompare(t, kind.name, ops, func(op string, bad interface{}) string { return queueBadPlay(kind.cg, op, bad) },
+			func(op string, bad interface{}) string { return queueBadPlay(kind.kc, op, bad) })
 	}
 	t.Logf("%d bad-input cases compared", cases)
+}
+
+// queueBadCompare runs, for every op and every input of queueBadInputs, a
+// subtest kind/op/input that requires kcache's play (got, given the input
+// converted for kcache) to render as client-go's (want); it returns how
+// many cases it compared.
+func queueBadCompare(t *testing.T, kind string, ops []string, want, got func(op string, bad interface{}) string) int {
+	cases := 0
+	for _, op := range ops {
+		for _, in := range queueBadInputs() {
+			cases++
+			t.Run(kind+"/"+op+"/"+in.name, func(t *testing.T) {
+				w, g := want(op, queueBadAsCG(in.obj)), got(op, queueBadAsKC(in.obj))
+				if w != g {
+					t.Fatalf("client-go: %s\nkcache:    %s", w, g)
+				}
+			})
+		}
+	}
+	return cases
 }

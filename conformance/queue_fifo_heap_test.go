@@ -134,34 +134,6 @@ func TestFIFOReplaceOfManyObjectsPopsTheSameSetAsClientGo(t *testing.T) {
 		l := queueDistinctPods(0, 50, "1")
 		return append(l, queuePod("p0007", "2"))
 	}
-	drainCG := func(f *cg.FIFO) string {
-		var popped []string
-		for i := 0; i < 51; i++ {
-			item, err := f.Pop(func(interface{}, bool) error { return nil })
-			if err != nil {
-				break
-			}
-			popped = append(popped, queueRender(item))
-			if f.HasSynced() {
-				popped = append(popped, "synced@"+strconv.Itoa(i))
-			}
-		}
-		return queueSortedSummary(popped)
-	}
-	drainKC := func(f *kc.FIFO) string {
-		var popped []string
-		for i := 0; i < 51; i++ {
-			item, err := f.Pop(func(interface{}, bool) error { return nil })
-			if err != nil {
-				break
-			}
-			popped = append(popped, queueRender(item))
-			if f.HasSynced() {
-				popped = append(popped, "synced@"+strconv.Itoa(i))
-			}
-		}
-		return queueSortedSummary(popped)
-	}
 	for _, addFirst := range []bool{false, true} {
 		t.Run(fmt.Sprintf("add first=%v", addFirst), func(t *testing.T) {
 			c := cg.NewFIFO(cg.MetaNamespaceKeyFunc)
@@ -178,7 +150,7 @@ func TestFIFOReplaceOfManyObjectsPopsTheSameSetAsClientGo(t *testing.T) {
 			}
 			c.Close()
 			k.Close()
-			if want, got := drainCG(c), drainKC(k); want != got {
+			if want, got := queueDrainFIFO(c), queueDrainFIFO(k); want != got {
 				t.Fatalf("client-go: %s\nkcache:    %s", want, got)
 			}
 		})
@@ -293,4 +265,25 @@ func queueHeapApply(op int, h heapLike, list []interface{}, canPop bool) string 
 		item, err := h.Pop()
 		return fmt.Sprintf("Pop %s %s closed=%v", queueRender(item), queueRenderErr(err), h.IsClosed())
 	}
+}
+
+// queueDrainFIFO pops up to 51 items from a FIFO of either library (F is
+// its PopProcessFunc) and summarizes them, sorted, with the pop after which
+// HasSynced turned true.
+func queueDrainFIFO[F ~func(interface{}, bool) error](f interface {
+	Pop(F) (interface{}, error)
+	HasSynced() bool
+}) string {
+	var popped []string
+	for i := 0; i < 51; i++ {
+		item, err := f.Pop(func(interface{}, bool) error { return nil })
+		if err != nil {
+			break
+		}
+		popped = append(popped, queueRender(item))
+		if f.HasSynced() {
+			popped = append(popped, "synced@"+strconv.Itoa(i))
+		}
+	}
+	return queueSortedSummary(popped)
 }

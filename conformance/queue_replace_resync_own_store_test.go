@@ -52,19 +52,90 @@ func walkRenderDeltas(obj interface{}) string {
 	return strings.Join(parts, " ")
 }
 
-// walkQueue is the part of either package's queue the scenario drives.
-type walkQueue interface {
+// walkQueue is the part of either package's queue the scenario drives; F
+// is the package's PopProcessFunc.
+type walkQueue[F ~func(interface{}, bool) error] interface {
 	Add(obj interface{}) error
 	Delete(obj interface{}) error
 	Replace(list []interface{}, rv string) error
 	Resync() error
+	Pop(F) (interface{}, error)
 	Close()
 }
 
-// walkSide builds one package's known store, keyed by the named key
-// function and filled with known plus the extras the scenario names, and a
-// queue over it, and returns the queue and its Pop.
-type walkSide func(sc walkScenario, queue string) (walkQueue, func() (string, error))
+// walkKey is a key function of either package.
+type walkKey = func(interface{}) (string, error)
+
+// walkStore is the part of either package's store the scenario fills; it
+// is also handed to the queue as its known objects.
+type walkStore interface {
+	Add(obj interface{}) error
+}
+
+// walkLib binds one package's names for the scenario: its
+// MetaNamespaceKeyFunc and DeletionHandlingMetaNamespaceKeyFunc, a stored
+// tombstone and ExplicitKey (the extras), its store and its two queues.
+type walkLib[F ~func(interface{}, bool) error] struct {
+	keys      [2]walkKey
+	extras    func() []interface{}
+	newStore  func(walkKey) walkStore
+	realFIFO  func(key walkKey, known walkStore) walkQueue[F]
+	deltaFIFO func(key walkKey, known walkStore, replaced bool) walkQueue[F]
+}
+
+var walkClientGo = walkLib[cg.PopProcessFunc]{
+	keys: [2]walkKey{cg.MetaNamespaceKeyFunc, cg.DeletionHandlingMetaNamespaceKeyFunc},
+	extras: func() []interface{} {
+		return []interface{}{cg.DeletedFinalStateUnknown{Key: "ns/gone", Obj: walkObj("ns", "gone", "1")}, cg.ExplicitKey("ex/plicit")}
+	},
+	newStore: func(key walkKey) walkStore { return cg.NewStore(key) },
+	realFIFO: func(key walkKey, known walkStore) walkQueue[cg.PopProcessFunc] {
+		return cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: key, KnownObjects: known.(cg.Store)})
+	},
+	deltaFIFO: func(key walkKey, known walkStore, replaced bool) walkQueue[cg.PopProcessFunc] {
+		return cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: key, KnownObjects: known.(cg.Store), EmitDeltaTypeReplaced: replaced})
+	},
+}
+
+var walkKcache = walkLib[kc.PopProcessFunc]{
+	keys: [2]walkKey{kc.MetaNamespaceKeyFunc, kc.DeletionHandlingMetaNamespaceKeyFunc},
+	extras: func() []interface{} {
+		return []interface{}{kc.DeletedFinalStateUnknown{Key: "ns/gone", Obj: walkObj("ns", "gone", "1")}, kc.ExplicitKey("ex/plicit")}
+	},
+	newStore: func(key walkKey) walkStore { return kc.NewStore(key) },
+	realFIFO: func(key walkKey, known walkStore) walkQueue[kc.PopProcessFunc] {
+		return kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: key, KnownObjects: known.(kc.Store)})
+	},
+	deltaFIFO: func(key walkKey, known walkStore, replaced bool) walkQueue[kc.PopProcessFunc] {
+		return kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: key, KnownObjects: known.(kc.Store), EmitDeltaTypeReplaced: replaced})
+	},
+}
+
+// walkSide builds lib's known store, keyed by the named key function and
+// filled with known plus the extras the scenario names, and the named
+// queue (RealFIFO, DeltaFIFO or DeltaFIFO+Replaced) over it, and returns
+// the queue and a Pop that renders the deltas it hands its process function.
+func walkSide[F ~func(interface{}, bool) error](lib walkLib[F], sc walkScenario, queue string) (walkQueue[F], func() (string, error)) {
+	store := lib.newStore(walkKeyFunc(sc.storeKey, lib.keys[0], lib.keys[1]))
+	for _, o := range sc.known {
+		_ = store.Add(o)
+	}
+	if sc.extras {
+		for _, o := range lib.extras() {
+			_ = store.Add(o)
+		}
+	}
+	queueKey := walkKeyFunc(sc.queueKey, lib.keys[0], lib.keys[1])
+	q := lib.deltaFIFO(queueKey, store, queue == "DeltaFIFO+Replaced")
+	if queue == "RealFIFO" {
+		q = lib.realFIFO(queueKey, store)
+	}
+	return q, func() (string, error) {
+		var got string
+		_, err := q.Pop(func(obj interface{}, _ bool) error { got = walkRenderDeltas(obj); return nil })
+		return got, err
+	}
+}
 
 // walkKeyFunc returns the key function named name, built on meta and
 // deletion (one package's MetaNamespaceKeyFunc and
@@ -102,64 +173,6 @@ func walkKeyFunc(name string, meta, deletion func(interface{}) (string, error)) 
 	panic(name)
 }
 
-func walkClientGo(sc walkScenario, queue string) (walkQueue, func() (string, error)) {
-	store := cg.NewStore(walkKeyFunc(sc.storeKey, cg.MetaNamespaceKeyFunc, cg.DeletionHandlingMetaNamespaceKeyFunc))
-	for _, o := range sc.known {
-		_ = store.Add(o)
-	}
-	if sc.extras {
-		_ = store.Add(cg.DeletedFinalStateUnknown{Key: "ns/gone", Obj: walkObj("ns", "gone", "1")})
-		_ = store.Add(cg.ExplicitKey("ex/plicit"))
-	}
-	queueKey := walkKeyFunc(sc.queueKey, cg.MetaNamespaceKeyFunc, cg.DeletionHandlingMetaNamespaceKeyFunc)
-	pop := func(q interface {
-		Pop(cg.PopProcessFunc) (interface{}, error)
-	}) func() (string, error) {
-		return func() (string, error) {
-			var got string
-			_, err := q.Pop(func(obj interface{}, _ bool) error { got = walkRenderDeltas(obj); return nil })
-			return got, err
-		}
-	}
-	switch queue {
-	case "RealFIFO":
-		q := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{KeyFunction: queueKey, KnownObjects: store})
-		return q, pop(q)
-	default:
-		q := cg.NewDeltaFIFOWithOptions(cg.DeltaFIFOOptions{KeyFunction: queueKey, KnownObjects: store, EmitDeltaTypeReplaced: queue == "DeltaFIFO+Replaced"})
-		return q, pop(q)
-	}
-}
-
-func walkKcache(sc walkScenario, queue string) (walkQueue, func() (string, error)) {
-	store := kc.NewStore(walkKeyFunc(sc.storeKey, kc.MetaNamespaceKeyFunc, kc.DeletionHandlingMetaNamespaceKeyFunc))
-	for _, o := range sc.known {
-		_ = store.Add(o)
-	}
-	if sc.extras {
-		_ = store.Add(kc.DeletedFinalStateUnknown{Key: "ns/gone", Obj: walkObj("ns", "gone", "1")})
-		_ = store.Add(kc.ExplicitKey("ex/plicit"))
-	}
-	queueKey := walkKeyFunc(sc.queueKey, kc.MetaNamespaceKeyFunc, kc.DeletionHandlingMetaNamespaceKeyFunc)
-	pop := func(q interface {
-		Pop(kc.PopProcessFunc) (interface{}, error)
-	}) func() (string, error) {
-		return func() (string, error) {
-			var got string
-			_, err := q.Pop(func(obj interface{}, _ bool) error { got = walkRenderDeltas(obj); return nil })
-			return got, err
-		}
-	}
-	switch queue {
-	case "RealFIFO":
-		q := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{KeyFunction: queueKey, KnownObjects: store})
-		return q, pop(q)
-	default:
-		q := kc.NewDeltaFIFOWithOptions(kc.DeltaFIFOOptions{KeyFunction: queueKey, KnownObjects: store, EmitDeltaTypeReplaced: queue == "DeltaFIFO+Replaced"})
-		return q, pop(q)
-	}
-}
-
 // walkScenario is one known store and what is queued, replaced and resynced
 // over it.
 type walkScenario struct {
@@ -177,8 +190,8 @@ type walkScenario struct {
 // Replace with the listed ones, drain, Add again, Resync, drain; every
 // step's error and the sorted pops (client-go's store order is a map's) are
 // returned.
-func walkPlay(side walkSide, sc walkScenario, queue string) []string {
-	q, pop := side(sc, queue)
+func walkPlay[F ~func(interface{}, bool) error](lib walkLib[F], sc walkScenario, queue string) []string {
+	q, pop := walkSide(lib, sc, queue)
 	var out []string
 	// drain queues a sentinel and pops up to and including it.
 	drain := func(step string) {
@@ -247,17 +260,8 @@ func TestQueuesReplaceAndResyncOverTheirOwnStoreGiveClientGosDeltas(t *testing.T
 		for _, sc := range scenarios {
 			t.Run(queue+"/"+sc.name, func(t *testing.T) {
 				want, got := walkPlay(walkClientGo, sc, queue), walkPlay(walkKcache, sc, queue)
-				for i := range max(len(want), len(got)) {
-					var w, g string
-					if i < len(want) {
-						w = want[i]
-					}
-					if i < len(got) {
-						g = got[i]
-					}
-					if w != g {
-						t.Errorf("step %d:\nclient-go %s\nkcache    %s", i, w, g)
-					}
+				for _, d := range lineDiffs(want, got) {
+					t.Errorf("step %d:\nclient-go %s\nkcache    %s", d.i, d.want, d.got)
 				}
 			})
 		}

@@ -93,8 +93,22 @@ func TestRealFIFOCallbacksIntoTheQueueFromAnUnlockedProcessMatchClientGo(t *test
 	}
 }
 
-func queueUnlockedCG() queueUnlockedFIFO {
-	q := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+// queueUnlockedQueue is the RealFIFO of either library; B is its
+// ProcessBatchFunc and F its PopProcessFunc.
+type queueUnlockedQueue[B, F any] interface {
+	Add(interface{}) error
+	Delete(interface{}) error
+	Replace([]interface{}, string) error
+	Close()
+	IsClosed() bool
+	HasSynced() bool
+	Pop(F) (interface{}, error)
+	PopBatch(B, F) error
+}
+
+// queueUnlockedOf binds q's methods for queueUnlockedPlay; renderDeltas
+// renders a batch of the library's deltas D.
+func queueUnlockedOf[D any, B ~func([]D, bool) error, F ~func(interface{}, bool) error, Q queueUnlockedQueue[B, F]](q Q, renderDeltas func([]D) string) queueUnlockedFIFO {
 	return queueUnlockedFIFO{add: q.Add, del: q.Delete, replace: q.Replace, closeQ: q.Close, isClosed: q.IsClosed, hasSynced: q.HasSynced,
 		pop: func(during func(string)) (string, error) {
 			item, err := q.Pop(func(obj interface{}, initial bool) error {
@@ -104,8 +118,8 @@ func queueUnlockedCG() queueUnlockedFIFO {
 			return queueBadRender(item), err
 		},
 		popBatch: func(during func(string)) error {
-			return q.PopBatch(func(ds []cg.Delta, initial bool) error {
-				during(fmt.Sprintf("batch %s initial=%v", queueRenderCGDeltas(ds), initial))
+			return q.PopBatch(func(ds []D, initial bool) error {
+				during(fmt.Sprintf("batch %s initial=%v", renderDeltas(ds), initial))
 				return nil
 			}, func(obj interface{}, initial bool) error {
 				during(fmt.Sprintf("single %s initial=%v", queueBadRender(obj), initial))
@@ -114,23 +128,12 @@ func queueUnlockedCG() queueUnlockedFIFO {
 		}}
 }
 
+func queueUnlockedCG() queueUnlockedFIFO {
+	q := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+	return queueUnlockedOf[cg.Delta, cg.ProcessBatchFunc, cg.PopProcessFunc](q, queueRenderCGDeltas)
+}
+
 func queueUnlockedKC() queueUnlockedFIFO {
 	q := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
-	return queueUnlockedFIFO{add: q.Add, del: q.Delete, replace: q.Replace, closeQ: q.Close, isClosed: q.IsClosed, hasSynced: q.HasSynced,
-		pop: func(during func(string)) (string, error) {
-			item, err := q.Pop(func(obj interface{}, initial bool) error {
-				during(fmt.Sprintf("%s initial=%v", queueBadRender(obj), initial))
-				return nil
-			})
-			return queueBadRender(item), err
-		},
-		popBatch: func(during func(string)) error {
-			return q.PopBatch(func(ds []kc.Delta, initial bool) error {
-				during(fmt.Sprintf("batch %s initial=%v", queueRenderKCDeltas(ds), initial))
-				return nil
-			}, func(obj interface{}, initial bool) error {
-				during(fmt.Sprintf("single %s initial=%v", queueBadRender(obj), initial))
-				return nil
-			})
-		}}
+	return queueUnlockedOf[kc.Delta, kc.ProcessBatchFunc, kc.PopProcessFunc](q, queueRenderKCDeltas)
 }

@@ -130,7 +130,7 @@ func TestWatchListBookmarkWarningsMatchClientGoInTextAndTiming(t *testing.T) {
 				r := kcache.NewReflectorWithOptions(klw, &v1.Pod{}, kcache.NewStore(kcache.MetaNamespaceKeyFunc), kcache.ReflectorOptions{Name: "stream", Backoff: reflectorTestBackoff()})
 				go r.RunWithContext(ctx)
 			})
-			reflectorCompareLogs(t, want, got)
+			reflectorCompare(t, "logs", want, got)
 			if testing.Verbose() {
 				t.Logf("client-go:\n%s", strings.Join(want, "\n"))
 			}

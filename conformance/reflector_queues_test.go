@@ -23,75 +23,76 @@ type reflectorDrained struct {
 // Drain implements reflectortest.Drainer.
 func (r reflectorDrained) Drain() []string { return r.drain() }
 
-// reflectorClientGoQueue builds the scenario's client-go queue.
-func reflectorClientGoQueue(s reflectortest.Setup) (cache.ReflectorStore, func() []string) {
-	known := cache.NewStore(cache.MetaNamespaceKeyFunc)
+// reflectorQueueWith builds the scenario's queue of one library, Q, and
+// its drain: over a known store (newKnown) holding the scenario's known
+// objects, a DeltaFIFO or RealFIFO, by default an atomic RealFIFO without
+// known objects; each is built by newQueue from the queue's name.
+func reflectorQueueWith[S interface{ Add(interface{}) error }, Q any](s reflectortest.Setup, newKnown func() S,
+	newQueue func(name string, known S) Q, drain func(Q) []string) (Q, func() []string) {
+	known := newKnown()
 	for _, o := range s.Scenario.Known {
 		_ = known.Add(o.Build())
 	}
-	switch s.Scenario.Queue {
-	case "deltafifo":
-		q := cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
-		return q, func() []string { return reflectorDrainClientGo(q) }
-	case "realfifo":
-		q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
-		return q, func() []string { return reflectorDrainClientGo(q) }
-	}
-	q := cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{AtomicEvents: true, Transformer: s.Store.Transform})
-	return q, func() []string { return reflectorDrainClientGo(q) }
+	q := newQueue(s.Scenario.Queue, known)
+	return q, func() []string { return drain(q) }
+}
+
+// reflectorClientGoQueue builds the scenario's client-go queue.
+func reflectorClientGoQueue(s reflectortest.Setup) (cache.ReflectorStore, func() []string) {
+	return reflectorQueueWith(s, func() cache.Store { return cache.NewStore(cache.MetaNamespaceKeyFunc) }, func(name string, known cache.Store) cache.Queue {
+		switch name {
+		case "deltafifo":
+			return cache.NewDeltaFIFOWithOptions(cache.DeltaFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
+		case "realfifo":
+			return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
+		}
+		return cache.NewRealFIFOWithOptions(cache.RealFIFOOptions{AtomicEvents: true, Transformer: s.Store.Transform})
+	}, func(q cache.Queue) []string {
+		return reflectorDrain(q, cache.ErrFIFOClosed, func(obj interface{}) (out []string) {
+			for _, d := range obj.(cache.Deltas) {
+				out = append(out, string(d.Type)+":"+reflectorDescribeClientGo(d.Object))
+			}
+			return out
+		})
+	})
 }
 
 // reflectorKcacheQueue builds the scenario's kcache queue.
 func reflectorKcacheQueue(s reflectortest.Setup) (kcache.ReflectorStore, func() []string) {
-	known := kcache.NewStore(kcache.MetaNamespaceKeyFunc)
-	for _, o := range s.Scenario.Known {
-		_ = known.Add(o.Build())
-	}
-	switch s.Scenario.Queue {
-	case "deltafifo":
-		q := kcache.NewDeltaFIFOWithOptions(kcache.DeltaFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
-		return q, func() []string { return reflectorDrainKcache(q) }
-	case "realfifo":
-		q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
-		return q, func() []string { return reflectorDrainKcache(q) }
-	}
-	q := kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{AtomicEvents: true, Transformer: s.Store.Transform})
-	return q, func() []string { return reflectorDrainKcache(q) }
-}
-
-// reflectorDrainClientGo closes q and pops every delta.
-func reflectorDrainClientGo(q cache.Queue) []string {
-	q.Close()
-	var out []string
-	for {
-		_, err := q.Pop(func(obj interface{}, _ bool) error {
-			for _, d := range obj.(cache.Deltas) {
-				out = append(out, string(d.Type)+":"+reflectorDescribeClientGo(d.Object))
-			}
-			return nil
-		})
-		if err != nil {
-			if !errors.Is(err, cache.ErrFIFOClosed) {
-				out = append(out, "pop error: "+err.Error())
-			}
-			return out
+	return reflectorQueueWith(s, func() kcache.Store { return kcache.NewStore(kcache.MetaNamespaceKeyFunc) }, func(name string, known kcache.Store) kcache.Queue {
+		switch name {
+		case "deltafifo":
+			return kcache.NewDeltaFIFOWithOptions(kcache.DeltaFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
+		case "realfifo":
+			return kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{KnownObjects: known, Transformer: s.Store.Transform})
 		}
-	}
-}
-
-// reflectorDrainKcache closes q and pops every delta.
-func reflectorDrainKcache(q kcache.Queue) []string {
-	q.Close()
-	var out []string
-	for {
-		_, err := q.Pop(func(obj interface{}, _ bool) error {
+		return kcache.NewRealFIFOWithOptions(kcache.RealFIFOOptions{AtomicEvents: true, Transformer: s.Store.Transform})
+	}, func(q kcache.Queue) []string {
+		return reflectorDrain(q, kcache.ErrFIFOClosed, func(obj interface{}) (out []string) {
 			for _, d := range obj.(kcache.Deltas) {
 				out = append(out, string(d.Type)+":"+reflectorDescribeKcache(d.Object))
 			}
+			return out
+		})
+	})
+}
+
+// reflectorDrain closes q, a queue of either library (F is its
+// PopProcessFunc), and pops every item, rendered by render, until Pop
+// returns an error; an error other than closed is rendered too.
+func reflectorDrain[F ~func(interface{}, bool) error](q interface {
+	Close()
+	Pop(F) (interface{}, error)
+}, closed error, render func(obj interface{}) []string) []string {
+	q.Close()
+	var out []string
+	for {
+		_, err := q.Pop(func(obj interface{}, _ bool) error {
+			out = append(out, render(obj)...)
 			return nil
 		})
 		if err != nil {
-			if !errors.Is(err, kcache.ErrFIFOClosed) {
+			if !errors.Is(err, closed) {
 				out = append(out, "pop error: "+err.Error())
 			}
 			return out

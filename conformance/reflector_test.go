@@ -24,54 +24,51 @@ func reflectorTestBackoff() *wait.Backoff {
 	return &wait.Backoff{Duration: time.Second, Factor: 2, Steps: 10, Cap: 30 * time.Second}
 }
 
-// reflectorClientGoTransforming makes the Recorder a client-go TransformingStore.
-type reflectorClientGoTransforming struct{ *reflectortest.Recorder }
+// reflectorTransforming makes the Recorder a TransformingStore of the
+// library whose TransformFunc is T.
+type reflectorTransforming[T ~func(interface{}) (interface{}, error)] struct{ *reflectortest.Recorder }
 
-func (s reflectorClientGoTransforming) Transformer() cache.TransformFunc { return s.Recorder.Transform }
+func (s reflectorTransforming[T]) Transformer() T { return T(s.Recorder.Transform) }
 
-// reflectorKcacheTransforming makes the Recorder a kcache TransformingStore.
-type reflectorKcacheTransforming struct{ *reflectortest.Recorder }
-
-func (s reflectorKcacheTransforming) Transformer() kcache.TransformFunc { return s.Recorder.Transform }
-
-// reflectorBuildClientGo builds client-go's Reflector for a play.
-func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
-	var store cache.ReflectorStore = s.Store
+// reflectorBuildWith builds one library's Reflector for a play: over
+// s.Store, or the queue of the scenario (queue builds it and its drain), or
+// the Recorder as a TransformingStore of the library's TransformFunc T;
+// newReflector builds the Reflector over a store and returns it with its
+// WatchListPageSize and MaxInternalErrorRetryDuration fields, which are set
+// from the scenario.
+func reflectorBuildWith[S any, T ~func(interface{}) (interface{}, error)](s reflectortest.Setup, store S, queue func(reflectortest.Setup) (S, func() []string),
+	newReflector func(S) (reflectortest.Reflector, *int64, *time.Duration)) reflectortest.Reflector {
 	var drain func() []string
 	if s.Scenario.Queue != "" {
-		store, drain = reflectorClientGoQueue(s)
+		store, drain = queue(s)
 	} else if s.Scenario.Transforming {
-		store = reflectorClientGoTransforming{s.Store}
+		store = any(reflectorTransforming[T]{s.Store}).(S)
 	}
-	r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{
-		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
-	})
-	r.WatchListPageSize = s.Scenario.WatchListPageSize
-	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
+	r, pageSize, retry := newReflector(store)
+	*pageSize = s.Scenario.WatchListPageSize
+	*retry = s.MaxInternalErrorRetryDuration
 	if drain != nil {
 		return reflectorDrained{Reflector: r, drain: drain}
 	}
 	return r
 }
 
+// reflectorBuildClientGo builds client-go's Reflector for a play.
+func reflectorBuildClientGo(s reflectortest.Setup) reflectortest.Reflector {
+	return reflectorBuildWith[cache.ReflectorStore, cache.TransformFunc](s, s.Store, reflectorClientGoQueue,
+		func(store cache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
+			r := cache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, cache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
+			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
+		})
+}
+
 // reflectorBuildKcache builds kcache's Reflector for a play.
 func reflectorBuildKcache(s reflectortest.Setup) reflectortest.Reflector {
-	var store kcache.ReflectorStore = s.Store
-	var drain func() []string
-	if s.Scenario.Queue != "" {
-		store, drain = reflectorKcacheQueue(s)
-	} else if s.Scenario.Transforming {
-		store = reflectorKcacheTransforming{s.Store}
-	}
-	r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{
-		Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff(),
-	})
-	r.WatchListPageSize = s.Scenario.WatchListPageSize
-	r.MaxInternalErrorRetryDuration = s.MaxInternalErrorRetryDuration
-	if drain != nil {
-		return reflectorDrained{Reflector: r, drain: drain}
-	}
-	return r
+	return reflectorBuildWith[kcache.ReflectorStore, kcache.TransformFunc](s, s.Store, reflectorKcacheQueue,
+		func(store kcache.ReflectorStore) (reflectortest.Reflector, *int64, *time.Duration) {
+			r := kcache.NewReflectorWithOptions(s.LW, s.ExpectedType, store, kcache.ReflectorOptions{Name: "conformance", Clock: s.Clock, Backoff: reflectorTestBackoff()})
+			return r, &r.WatchListPageSize, &r.MaxInternalErrorRetryDuration
+		})
 }
 
 // reflectorGateName names a WatchListClient setting in subtest names.
@@ -95,7 +92,7 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 			t.Run(sc.Name+"/"+reflectorGateName(gate), func(t *testing.T) {
 				want := reflectortest.Play(sc, gate, reflectorBuildClientGo)
 				got := reflectortest.Play(sc, gate, reflectorBuildKcache)
-				reflectorCompareTraces(t, want.Trace, got.Trace)
+				reflectorCompare(t, "traces", want.Trace, got.Trace)
 				if testing.Verbose() {
 					t.Logf("trace:\n%s\nqueued: %v transforms: %d", strings.Join(got.Trace, "\n"), got.Queued, got.TransformCalls)
 				}
@@ -105,7 +102,7 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 				if final, ok := sc.ExpectedFinal(gate); ok && strings.Join(final, " ") != strings.Join(got.Final, " ") {
 					t.Errorf("final store content is %v, the scenario expects %v", got.Final, final)
 				}
-				reflectorCompareLogs(t, want.Logs, got.Logs)
+				reflectorCompare(t, "logs", want.Logs, got.Logs)
 				if strings.Join(want.Queued, " ") != strings.Join(got.Queued, " ") {
 					t.Errorf("queued deltas differ:\nclient-go: %v\nkcache:    %v", want.Queued, got.Queued)
 				}
@@ -125,43 +122,12 @@ func TestReflectorMakesTheSameCallsAsClientGoInEveryScenario(t *testing.T) {
 	}
 }
 
-// reflectorCompareTraces reports the first difference between two traces,
-// with both traces in full.
-func reflectorCompareTraces(t *testing.T, want, got []string) {
+// reflectorCompare reports the first line where two transcripts of the
+// named kind ("traces", "logs") differ, with both transcripts in full.
+func reflectorCompare(t *testing.T, kind string, want, got []string) {
 	t.Helper()
-	n := max(len(want), len(got))
-	for i := 0; i < n; i++ {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("traces differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go trace:\n%s\n--- kcache trace:\n%s",
-				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
-			return
-		}
-	}
-}
-
-// reflectorCompareLogs reports the first difference between two log
-// transcripts, with both in full.
-func reflectorCompareLogs(t *testing.T, want, got []string) {
-	t.Helper()
-	for i := 0; i < max(len(want), len(got)); i++ {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			t.Errorf("logs differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go logs:\n%s\n--- kcache logs:\n%s",
-				i+1, w, g, strings.Join(want, "\n"), strings.Join(got, "\n"))
-			return
-		}
+	if d := lineDiffs(want, got); len(d) > 0 {
+		t.Errorf("%s differ at line %d:\nclient-go: %s\nkcache:    %s\n--- client-go %s:\n%s\n--- kcache %s:\n%s",
+			kind, d[0].i+1, d[0].want, d[0].got, kind, strings.Join(want, "\n"), kind, strings.Join(got, "\n"))
 	}
 }

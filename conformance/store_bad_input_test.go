@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	cg "k8s.io/client-go/tools/cache"
 
@@ -226,15 +225,7 @@ func storeBadPlay(build func() storeBadSubject, op string, bad interface{}) stri
 		// in both libraries: compare the content and version only.
 		state = func() string { return strings.SplitN(s.state(), " ns[", 2)[0] }
 	}
-	done := make(chan string, 1)
-	go func() { done <- queueCatch(state) }()
-	select {
-	case state := <-done:
-		return outcome + " => " + state
-	// NB: a minute, so that only a held lock, not a loaded machine, reads as stuck.
-	case <-time.After(time.Minute):
-		return outcome + " => stuck (the store's lock is still held)"
-	}
+	return outcome + " => " + queueStateOrStuck(state, "store")
 }
 
 // TestStoreEntryPointsGiveClientGosAnswerToBadInput hands every store kind
@@ -250,18 +241,8 @@ func TestStoreEntryPointsGiveClientGosAnswerToBadInput(t *testing.T) {
 	ops := []string{"Add", "Update", "Delete", "Replace", "Replace after a good object", "Get", "Index", "Transaction"}
 	cases := 0
 	for _, kind := range storeBadKinds() {
-		for _, op := range ops {
-			for _, in := range queueBadInputs() {
-				cases++
-				t.Run(kind.name+"/"+op+"/"+in.name, func(t *testing.T) {
-					want := storeBadPlay(kind.cg, op, queueBadAsCG(in.obj))
-					got := storeBadPlay(kind.kc, op, queueBadAsKC(in.obj))
-					if want != got {
-						t.Fatalf("client-go: %s\nkcache:    %s", want, got)
-					}
-				})
-			}
-		}
+		cases += queueBadCompare(t, kind.name, ops, func(op string, bad interface{}) string { return storeBadPlay(kind.cg, op, bad) },
+			func(op string, bad interface{}) string { return storeBadPlay(kind.kc, op, bad) })
 	}
 	t.Logf("%d bad-input cases compared", cases)
 }

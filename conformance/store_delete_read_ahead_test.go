@@ -418,17 +418,11 @@ func (p *warmPair) compare(desc string) {
 	}
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 	var diff []string
-	for i := 0; i < max(len(al), len(bl)) && len(diff) < 16; i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
+	for _, d := range lineDiffs(al, bl) {
+		if len(diff) >= 16 {
+			break
 		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			diff = append(diff, "client-go: "+x, "kcache:    "+y)
-		}
+		diff = append(diff, "client-go: "+d.want, "kcache:    "+d.got)
 	}
 	p.fail("step %d %s: reads differ:\n%s", p.step, desc, strings.Join(diff, "\n"))
 }

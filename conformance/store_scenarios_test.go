@@ -10,7 +10,6 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // storeScenario is one directed sequence of writes from
@@ -111,14 +110,7 @@ func (s *storeSpecs) build(t *testing.T, spec string) any {
 	case "node":
 		return &v1.Node{ObjectMeta: m}
 	case "widget":
-		u := &unstructured.Unstructured{}
-		u.SetAPIVersion("example.com/v1")
-		u.SetKind("Widget")
-		u.SetNamespace(m.Namespace)
-		u.SetName(m.Name)
-		u.SetResourceVersion(m.ResourceVersion)
-		u.SetLabels(m.Labels)
-		return u
+		return storeWidget(m)
 	}
 	t.Fatalf("unknown object spec %q", spec)
 	return nil

@@ -228,7 +228,12 @@ func (w *storeWorld) newConfigMap(ns, name string) *v1.ConfigMap {
 
 // newWidget builds an unstructured custom object.
 func (w *storeWorld) newWidget(ns, name string) *unstructured.Unstructured {
-	m := w.newMeta(ns, name)
+	return storeWidget(w.newMeta(ns, name))
+}
+
+// storeWidget builds an unstructured example.com/v1 Widget with m's
+// namespace, name, resource version and labels.
+func storeWidget(m metav1.ObjectMeta) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
 	u.SetAPIVersion("example.com/v1")
 	u.SetKind("Widget")

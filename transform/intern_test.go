@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"unsafe"
 	"weak"
@@ -217,29 +216,14 @@ func internedOnce(t *testing.T) weak.Pointer[byte] {
 }
 
 func TestInternedStringsThatNothingReferencesAnyMoreAreCollected(t *testing.T) {
-	wp := internedOnce(t)
-	for i := 0; i < 3 && wp.Value() != nil; i++ {
-		runtime.GC()
-	}
-	if wp.Value() != nil {
+	if !collectedByGC(internedOnce(t)) {
 		t.Fatal("the interned copy survived garbage collection with no reference left")
 	}
 }
 
 func TestInternStringsOnObjectsOfSeveralGoroutinesGivesEveryOneTheSameCanonicalStrings(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	const workers = 4
-	pods := make([]*corev1.Pod, workers)
-	var wg sync.WaitGroup
-	for i := range pods {
-		pods[i] = decodedPod(fmt.Sprint("p", i))
-		wg.Add(1)
-		go func(pod *corev1.Pod) {
-			defer wg.Done()
-			_, _ = transform.InternStrings(pod)
-		}(pods[i])
-	}
-	wg.Wait()
+	pods := transformedConcurrently(4, "p", transform.InternStrings)
 	want := internedStringsOfMeta(&pods[0].ObjectMeta)
 	for _, pod := range pods[1:] {
 		for i, l := range internedStringsOfMeta(&pod.ObjectMeta) {

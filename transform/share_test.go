@@ -3,7 +3,6 @@ package transform_test
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"sync"
 	"testing"
 	"unsafe"
@@ -212,29 +211,14 @@ func sharedOnce(t *testing.T) weak.Pointer[corev1.EnvVar] {
 }
 
 func TestCanonicalPodPartsThatNoPodReferencesAnyMoreAreCollected(t *testing.T) {
-	wp := sharedOnce(t)
-	for i := 0; i < 3 && wp.Value() != nil; i++ {
-		runtime.GC()
-	}
-	if wp.Value() != nil {
+	if !collectedByGC(sharedOnce(t)) {
 		t.Fatal("the canonical env survived garbage collection with no pod left")
 	}
 }
 
 func TestShareIdenticalPodPartsFromSeveralGoroutinesGivesEveryPodTheSameParts(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	const workers = 8
-	pods := make([]*corev1.Pod, workers)
-	var wg sync.WaitGroup
-	for i := range pods {
-		pods[i] = decodedPod(fmt.Sprint("concurrent-", i))
-		wg.Add(1)
-		go func(pod *corev1.Pod) {
-			defer wg.Done()
-			_, _ = transform.ShareIdenticalPodParts(pod)
-		}(pods[i])
-	}
-	wg.Wait()
+	pods := transformedConcurrently(8, "concurrent-", transform.ShareIdenticalPodParts)
 	for _, part := range podSharedParts() {
 		for _, pod := range pods[1:] {
 			if part.of(pod) != part.of(pods[0]) {

@@ -72,13 +72,19 @@ type kcGeneric struct{ kcache.GenericLister }
 
 func (g kcGeneric) namespaced(ns string) genericNamespaceListerLike { return g.ByNamespace(ns) }
 
+// listerIndexers returns one implementation's Indexers: none, or with
+// withNS the namespace index under name.
+func listerIndexers[I ~map[string]F, F any](withNS bool, name string, namespace F) I {
+	indexers := I{}
+	if withNS {
+		indexers[name] = namespace
+	}
+	return indexers
+}
+
 var clientGoListers = listerKit{
 	newIndexer: func(withNS bool) listerStore {
-		indexers := cgcache.Indexers{}
-		if withNS {
-			indexers[cgcache.NamespaceIndex] = cgcache.MetaNamespaceIndexFunc
-		}
-		return cgcache.NewIndexer(listerKey, indexers)
+		return cgcache.NewIndexer(listerKey, listerIndexers[cgcache.Indexers](withNS, cgcache.NamespaceIndex, cgcache.MetaNamespaceIndexFunc))
 	},
 	listAll: func(s listerStore, sel labels.Selector, fn func(interface{})) error {
 		return cgcache.ListAll(s.(cgcache.Indexer), sel, fn)
@@ -96,11 +102,7 @@ var clientGoListers = listerKit{
 
 var kcacheListers = listerKit{
 	newIndexer: func(withNS bool) listerStore {
-		indexers := kcache.Indexers{}
-		if withNS {
-			indexers[kcache.NamespaceIndex] = kcache.MetaNamespaceIndexFunc
-		}
-		return kcache.NewIndexer(listerKey, indexers)
+		return kcache.NewIndexer(listerKey, listerIndexers[kcache.Indexers](withNS, kcache.NamespaceIndex, kcache.MetaNamespaceIndexFunc))
 	},
 	listAll: func(s listerStore, sel labels.Selector, fn func(interface{})) error {
 		return kcache.ListAll(s.(kcache.Indexer), sel, fn)

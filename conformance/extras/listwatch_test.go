@@ -275,35 +275,23 @@ func playListWatchFlavours(clientGo bool, set string) []string {
 		watchCtx func(context.Context, metav1.ListOptions) (watch.Interface, error)
 	}
 	var m methods
+	if !strings.Contains(set, "l") {
+		list = nil
+	}
+	if !strings.Contains(set, "L") {
+		listCtx = nil
+	}
+	if !strings.Contains(set, "w") {
+		watchF = nil
+	}
+	if !strings.Contains(set, "W") {
+		watchCtx = nil
+	}
 	if clientGo {
-		lw := &cgcache.ListWatch{}
-		if strings.Contains(set, "l") {
-			lw.ListFunc = list
-		}
-		if strings.Contains(set, "L") {
-			lw.ListWithContextFunc = listCtx
-		}
-		if strings.Contains(set, "w") {
-			lw.WatchFunc = watchF
-		}
-		if strings.Contains(set, "W") {
-			lw.WatchFuncWithContext = watchCtx
-		}
+		lw := &cgcache.ListWatch{ListFunc: list, ListWithContextFunc: listCtx, WatchFunc: watchF, WatchFuncWithContext: watchCtx}
 		m = methods{lw.List, lw.ListWithContext, lw.Watch, lw.WatchWithContext}
 	} else {
-		lw := &kcache.ListWatch{}
-		if strings.Contains(set, "l") {
-			lw.ListFunc = list
-		}
-		if strings.Contains(set, "L") {
-			lw.ListWithContextFunc = listCtx
-		}
-		if strings.Contains(set, "w") {
-			lw.WatchFunc = watchF
-		}
-		if strings.Contains(set, "W") {
-			lw.WatchFuncWithContext = watchCtx
-		}
+		lw := &kcache.ListWatch{ListFunc: list, ListWithContextFunc: listCtx, WatchFunc: watchF, WatchFuncWithContext: watchCtx}
 		m = methods{lw.List, lw.ListWithContext, lw.Watch, lw.WatchWithContext}
 	}
 	var trace []string

@@ -37,44 +37,47 @@ type syncKit struct {
 	lazy       func(eval func() (int, error)) lazyInt
 }
 
+// syncTrackerCommon is what both trackers of either implementation have.
+type syncTrackerCommon interface {
+	UpstreamHasSynced()
+	HasSynced() bool
+	Done() <-chan struct{}
+	Name() string
+}
+
+// singleTracker binds a SingleFileTracker of either implementation; its
+// Start and Finished take no key.
+func singleTracker(t interface {
+	syncTrackerCommon
+	Start()
+	Finished()
+}) tracker {
+	return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+}
+
+// asyncTracker binds an AsyncTracker[string] of either implementation.
+func asyncTracker(t interface {
+	syncTrackerCommon
+	Start(string)
+	Finished(string)
+}) tracker {
+	return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
+}
+
 var clientGoSync = syncKit{
-	single: func(name string) tracker {
-		t := cgsynctrack.NewSingleFileTracker(name)
-		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	async: func(name string) tracker {
-		t := cgsynctrack.NewAsyncTracker[string](name)
-		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	zeroSingle: func(string) tracker {
-		t := &cgsynctrack.SingleFileTracker{}
-		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	zeroAsync: func(string) tracker {
-		t := &cgsynctrack.AsyncTracker[string]{}
-		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	lazy: func(eval func() (int, error)) lazyInt { return &cgsynctrack.Lazy[int]{Evaluate: eval} },
+	single:     func(name string) tracker { return singleTracker(cgsynctrack.NewSingleFileTracker(name)) },
+	async:      func(name string) tracker { return asyncTracker(cgsynctrack.NewAsyncTracker[string](name)) },
+	zeroSingle: func(string) tracker { return singleTracker(&cgsynctrack.SingleFileTracker{}) },
+	zeroAsync:  func(string) tracker { return asyncTracker(&cgsynctrack.AsyncTracker[string]{}) },
+	lazy:       func(eval func() (int, error)) lazyInt { return &cgsynctrack.Lazy[int]{Evaluate: eval} },
 }
 
 var kcacheSync = syncKit{
-	single: func(name string) tracker {
-		t := ksynctrack.NewSingleFileTracker(name)
-		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	async: func(name string) tracker {
-		t := ksynctrack.NewAsyncTracker[string](name)
-		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	zeroSingle: func(string) tracker {
-		t := &ksynctrack.SingleFileTracker{}
-		return tracker{func(string) { t.Start() }, func(string) { t.Finished() }, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	zeroAsync: func(string) tracker {
-		t := &ksynctrack.AsyncTracker[string]{}
-		return tracker{t.Start, t.Finished, t.UpstreamHasSynced, t.HasSynced, t.Done, t.Name}
-	},
-	lazy: func(eval func() (int, error)) lazyInt { return &ksynctrack.Lazy[int]{Evaluate: eval} },
+	single:     func(name string) tracker { return singleTracker(ksynctrack.NewSingleFileTracker(name)) },
+	async:      func(name string) tracker { return asyncTracker(ksynctrack.NewAsyncTracker[string](name)) },
+	zeroSingle: func(string) tracker { return singleTracker(&ksynctrack.SingleFileTracker{}) },
+	zeroAsync:  func(string) tracker { return asyncTracker(&ksynctrack.AsyncTracker[string]{}) },
+	lazy:       func(eval func() (int, error)) lazyInt { return &ksynctrack.Lazy[int]{Evaluate: eval} },
 }
 
 func doneClosed(ch <-chan struct{}) bool {
