@@ -146,3 +146,22 @@ func TestRecommendedOnManyGoroutinesTransformingPodsOfOneTemplateRacesWithNothin
 		t.Fatal("no memory walked")
 	}
 }
+
+func TestShareIdenticalPodPartsChainedAfterRecommendedSharesEveryDocumentedPartOfJSONAndProtobufPods(t *testing.T) {
+	chain := transform.Chain(transform.Recommended, transform.ShareIdenticalPodParts)
+	for name, build := range map[string]func(string) *corev1.Pod{"JSON": decodedPod, "protobuf": protobufDecodedPod} {
+		t.Run(name, func(t *testing.T) {
+			a, _ := chain(build("ra-" + name))
+			b, _ := chain(build("rb-" + name))
+			again, _ := chain(a) // a resync transforms a cached pod again
+			if again != a {
+				t.Fatal("the chain did not return the pod itself")
+			}
+			for _, part := range podSharedParts() {
+				if id := part.of(a.(*corev1.Pod)); id == 0 || id != part.of(b.(*corev1.Pod)) {
+					t.Errorf("%s: not shared after Recommended", part.name)
+				}
+			}
+		})
+	}
+}
