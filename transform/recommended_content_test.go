@@ -13,19 +13,22 @@ import (
 	"github.com/kcache-go/cache/transform"
 )
 
-// protobufDecodedPod is decodedPod round-tripped through the pod's
-// protobuf encoding, as an informer using protobuf decodes it.
-func protobufDecodedPod(name string) *corev1.Pod {
-	data, err := decodedPod(name).Marshal()
+// protobufRoundTrip is pod encoded and decoded again with its protobuf
+// encoding, as an informer using protobuf decodes it.
+func protobufRoundTrip(pod *corev1.Pod) *corev1.Pod {
+	data, err := pod.Marshal()
 	if err != nil {
 		panic(err)
 	}
-	pod := &corev1.Pod{}
-	if err := pod.Unmarshal(data); err != nil {
+	decoded := &corev1.Pod{}
+	if err := decoded.Unmarshal(data); err != nil {
 		panic(err)
 	}
-	return pod
+	return decoded
 }
+
+// protobufDecodedPod is decodedPod decoded from protobuf.
+func protobufDecodedPod(name string) *corev1.Pod { return protobufRoundTrip(decodedPod(name)) }
 
 // podWithEveryContainerKind is a decoded pod given init and ephemeral
 // containers, empty (not nil) spec slices and maps, nil ones, and
@@ -61,17 +64,7 @@ func TestRecommendedLeavesEveryDecodedPodShapeDeepEqualToWhatItWasAndIsIdempoten
 		{"a JSON-decoded pod", decodedPod},
 		{"a protobuf-decoded pod", protobufDecodedPod},
 		{"a pod with init and ephemeral containers, empty and nil slices and maps, cached quantities", podWithEveryContainerKind},
-		{"a protobuf round trip of that pod", func(n string) *corev1.Pod {
-			data, err := podWithEveryContainerKind(n).Marshal()
-			if err != nil {
-				panic(err)
-			}
-			pod := &corev1.Pod{}
-			if err := pod.Unmarshal(data); err != nil {
-				panic(err)
-			}
-			return pod
-		}},
+		{"a protobuf round trip of that pod", func(n string) *corev1.Pod { return protobufRoundTrip(podWithEveryContainerKind(n)) }},
 		{"a pod without containers", func(n string) *corev1.Pod {
 			p := decodedPod(n)
 			p.Spec.Containers = []corev1.Container{}

@@ -25,12 +25,7 @@ func randomPods(seed int64, n int) []*corev1.Pod {
 			pod.Spec.Containers = []corev1.Container{{Name: "c"}}
 		}
 		if i%2 == 1 {
-			if data, err := pod.Marshal(); err == nil {
-				decoded := &corev1.Pod{}
-				if decoded.Unmarshal(data) == nil {
-					pod = decoded
-				}
-			}
+			pod = protobufRoundTrip(pod)
 		}
 		pods[i] = pod
 	}
