@@ -218,55 +218,82 @@ func bigIndices(slots int) map[string]map[string][]string {
 	}
 }
 
-func TestKeySetsThatGrowPastTheirListShrinkToNothingAndAreReusedGiveClientGosReads(t *testing.T) {
-	const slots = 200
-	configs := []struct {
-		cfg  soleConfig
-		boom bool
-	}{
+// setsConfig is one store configuration the random key set runs use.
+type setsConfig struct {
+	cfg  soleConfig
+	boom bool
+}
+
+// setsConfigs are the configurations of the random key set runs.
+func setsConfigs(slots int) []setsConfig {
+	return []setsConfig{
 		{cfg: soleConfig{name: "plain keys", indexers: []string{"s", "multi", "dup", "node", "ns"}, later: []string{"s2"}}},
 		{cfg: soleConfig{name: "an Indexer", indexer: true, indexers: []string{"s", "multi", "many", "ns"}, later: []string{"s2"}}},
 		{cfg: soleConfig{name: "initial Indices with big, empty and pending values", indexers: []string{"s", "multi"}, later: []string{"pend", "s2"}, indices: bigIndices(slots)}},
 		{cfg: soleConfig{name: "one panicking index", indexers: []string{"boom"}}, boom: true},
 	}
-	for _, c := range configs {
+}
+
+// runKeySets drives one seeded random run of steps operations over slots
+// slots, comparing both stores' every read after each every-th operation
+// and at the end, and fails unless some value held more than 64 keys.
+func runKeySets(t *testing.T, c setsConfig, seed int64, slots, steps, every int) {
+	t.Helper()
+	r := &setsRun{solePair: newSolePair(t, c.cfg), rng: rand.New(rand.NewSource(seed)), cur: make([]*corev1.Pod, slots), later: c.cfg.later, done: map[string]bool{}, boom: c.boom}
+	r.every = every
+	for i := 0; i < slots; i++ {
+		r.slots = append(r.slots, soleSlot{ns: fmt.Sprintf("ns%d", 1+i%2), name: fmt.Sprintf("p%d", i)})
+	}
+	r.keys = []string{"ns1/p0", "ns2/p1", "pre/x0", "pre/y", "ns2/p3"}
+	for i := range r.slots {
+		o := r.newObj(i)
+		delete(o.Labels, "boom")
+		r.cur[i] = o
+		k := r.key(i)
+		if !r.do("add "+k, func(s *soleSide) { s.add(k, o) }) {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+	largest := r.largestSet()
+	for n := 0; n < steps; n++ {
+		if !r.step() {
+			t.Fatalf("seed %d", seed)
+		}
+		if n%100 == 0 {
+			largest = max(largest, r.largestSet())
+		}
+	}
+	if largest <= 64 {
+		t.Fatalf("seed %d: no value ever held more than 64 keys (largest %d)", seed, largest)
+	}
+	if !r.compare("end") {
+		t.Fatalf("seed %d", seed)
+	}
+	if c.boom && r.panics == 0 {
+		t.Fatalf("seed %d: nothing panicked", seed)
+	}
+}
+
+func TestKeySetsThatGrowPastTheirListShrinkToNothingAndAreReusedGiveClientGosReads(t *testing.T) {
+	const slots = 200
+	for _, c := range setsConfigs(slots) {
 		t.Run(c.cfg.name, func(t *testing.T) {
 			for seed := int64(1); seed <= 2; seed++ {
-				r := &setsRun{solePair: newSolePair(t, c.cfg), rng: rand.New(rand.NewSource(seed)), cur: make([]*corev1.Pod, slots), later: c.cfg.later, done: map[string]bool{}, boom: c.boom}
-				r.every = 40
-				for i := 0; i < slots; i++ {
-					s := soleSlot{ns: fmt.Sprintf("ns%d", 1+i%2), name: fmt.Sprintf("p%d", i)}
-					r.slots = append(r.slots, s)
-				}
-				r.keys = []string{"ns1/p0", "ns2/p1", "pre/x0", "pre/y", "ns2/p3"}
-				for i := range r.slots {
-					o := r.newObj(i)
-					delete(o.Labels, "boom")
-					r.cur[i] = o
-					k := r.key(i)
-					if !r.do("add "+k, func(s *soleSide) { s.add(k, o) }) {
-						t.Fatalf("seed %d", seed)
-					}
-				}
-				largest := r.largestSet()
-				for n := 0; n < 2500; n++ {
-					if !r.step() {
-						t.Fatalf("seed %d", seed)
-					}
-					if n%100 == 0 {
-						largest = max(largest, r.largestSet())
-					}
-				}
-				if largest <= 64 {
-					t.Fatalf("seed %d: no value ever held more than 64 keys (largest %d)", seed, largest)
-				}
-				if !r.compare("end") {
-					t.Fatalf("seed %d", seed)
-				}
-				if c.boom && r.panics == 0 {
-					t.Fatalf("seed %d: nothing panicked", seed)
-				}
+				runKeySets(t, c, seed, slots, 2500, 40)
 			}
+		})
+	}
+}
+
+// TestEveryReadAfterEveryOperationOfRandomKeySetGrowthMatchesClientGo is the
+// run above with another seed, shorter, comparing List, ListKeys, Get, ListIndexFuncValues,
+// IndexKeys, ByIndex and Index of both stores after every single operation,
+// so that a difference that a later operation hides is caught too.
+func TestEveryReadAfterEveryOperationOfRandomKeySetGrowthMatchesClientGo(t *testing.T) {
+	const slots = 200
+	for _, c := range setsConfigs(slots) {
+		t.Run(c.cfg.name, func(t *testing.T) {
+			runKeySets(t, c, 3, slots, 600, 1)
 		})
 	}
 }

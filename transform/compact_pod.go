@@ -65,6 +65,9 @@ func compactPodSlices(obj interface{}) {
 		compactSlice(&spec.TopologySpreadConstraints)
 		compactSlice(&spec.ReadinessGates)
 		compactSlice(&o.Status.EphemeralContainerStatuses)
+		for i := range o.Status.EphemeralContainerStatuses {
+			compactSlice(&o.Status.EphemeralContainerStatuses[i].VolumeMounts)
+		}
 		compactSlice(&o.OwnerReferences)
 		compactSlice(&o.Finalizers)
 	case cache.DeletedFinalStateUnknown:

@@ -114,3 +114,20 @@ func TestCompactPodSlicesLeavesAPodShareIdenticalPodPartsTransformedAsItIs(t *te
 		t.Fatal("a pod ShareIdenticalPodParts transformed was compacted")
 	}
 }
+
+func TestCompactPodSlicesLeavesNoSpareCapacityInTheVolumeMountsOfEphemeralContainerStatuses(t *testing.T) {
+	pod := decodedPod("a")
+	mounts := append(make([]corev1.VolumeMountStatus, 0, 4), corev1.VolumeMountStatus{Name: "data", MountPath: "/data"})
+	pod.Status.EphemeralContainerStatuses = []corev1.ContainerStatus{{Name: "debug", VolumeMounts: mounts}}
+	want := pod.DeepCopy()
+	if _, err := transform.CompactPodSlices(pod); err != nil {
+		t.Fatal(err)
+	}
+	got := pod.Status.EphemeralContainerStatuses[0].VolumeMounts
+	if len(got) != cap(got) {
+		t.Errorf("the ephemeral container status's volumeMounts keep length %d, capacity %d; want no spare capacity", len(got), cap(got))
+	}
+	if !reflect.DeepEqual(pod, want) {
+		t.Fatal("compacting changed the pod's content")
+	}
+}

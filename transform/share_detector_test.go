@@ -36,20 +36,24 @@ func TestTheMutationDetectorReportsNoMutationOfPodsWhoseEqualTwinsAreTransformed
 	}
 }
 
-// detectNoMutationOfRetransformedPods watches pods transformed with sharing,
+// detectNoMutationOfRetransformedPods watches pods transformed by
+// Recommended, and by Recommended with sharing,
 // transforms them again (a resync or relist) and checks once: the enabled
 // detector panics, failing the child, if any watched pod was altered.
 func detectNoMutationOfRetransformedPods() {
 	d := cache.NewCacheMutationDetector("pods")
-	var cached []*corev1.Pod
-	for i := 0; i < 50; i++ {
-		pod := distinctPod("detector", i%5)
-		obj, _ := sharingTransform(pod)
-		d.AddObject(obj)
-		cached = append(cached, pod)
-	}
-	for _, pod := range cached { // a resync or relist transforms them again
-		_, _ = sharingTransform(pod)
+	for _, tr := range []cache.TransformFunc{Recommended, sharingTransform} {
+		var cached []*corev1.Pod
+		for i := 0; i < 50; i++ {
+			pod := distinctPod("detector", i%5)
+			obj, _ := tr(pod)
+			d.AddObject(obj)
+			cached = append(cached, pod)
+		}
+		for _, pod := range cached { // a resync or relist transforms them again
+			_, _ = tr(pod)
+			_, _ = tr(pod.DeepCopy()) // and a later version of it, decoded anew
+		}
 	}
 	stop := make(chan struct{})
 	close(stop)
