@@ -203,8 +203,7 @@ type layoutPair struct {
 	names  layoutNames
 	probe  []string
 	objs   []any
-	step   int
-	log    []string
+	pairSteps
 	// panics counts the operations that panicked on both sides.
 	panics int
 }
@@ -226,8 +225,7 @@ func (p *layoutPair) pod(label, ns, name string, labels map[string]string) *core
 // visible state.
 func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	p.t.Helper()
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	var ra, rb string
 	a := storeCatchPanic(func() { ra = op(p.cg) })
 	b := storeCatchPanic(func() { rb = op(p.kc) })
@@ -235,24 +233,12 @@ func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	if strings.HasPrefix(a, "panic") {
 		p.panics++
 	}
-	if a != b {
-		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+	if !p.samePanics(p.t, 30, desc, a, b) {
 		return false
 	}
 	ra = p.names.render(p.cg, p.probe, p.probeObjs())
 	rb = p.names.render(p.kc, p.probe, p.probeObjs())
-	if ra != rb {
-		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
-		return false
-	}
-	return true
-}
-
-func (p *layoutPair) tail() []string {
-	if len(p.log) > 30 {
-		return append([]string{"..."}, p.log[len(p.log)-30:]...)
-	}
-	return p.log
+	return p.sameState(p.t, 30, desc, ra, rb)
 }
 
 func (p *layoutPair) probeObjs() []any {

@@ -210,8 +210,7 @@ type solePair struct {
 	byPtr  storePodNames
 	objs   []*corev1.Pod
 	keys   []string // probe keys for Get
-	log    []string
-	step   int
+	pairSteps
 	// panics counts the operations that panicked on both sides.
 	panics int
 	// every is how often (in steps) the whole state is compared; 1 = always.
@@ -278,15 +277,13 @@ func (p *solePair) render(s *soleSide) string {
 // do runs op on both stores, compares the panics and then the whole state.
 func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 	p.t.Helper()
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	a := storeCatchPanic(func() { op(p.cg) })
 	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}
-	if a != b {
-		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+	if !p.samePanics(p.t, 25, desc, a, b) {
 		return false
 	}
 	if p.step%p.every != 0 {
@@ -298,19 +295,7 @@ func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 // compare renders both stores and reports a difference.
 func (p *solePair) compare(desc string) bool {
 	p.t.Helper()
-	ra, rb := p.render(p.cg), p.render(p.kc)
-	if ra != rb {
-		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
-		return false
-	}
-	return true
-}
-
-func (p *solePair) tail() []string {
-	if len(p.log) > 25 {
-		return append([]string{"..."}, p.log[len(p.log)-25:]...)
-	}
-	return p.log
+	return p.sameState(p.t, 25, desc, p.render(p.cg), p.render(p.kc))
 }
 
 // keyOf is the storage key of obj in an Indexer side.
