@@ -11,7 +11,6 @@ package conformance
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -252,24 +251,11 @@ func (p *solePair) render(s *soleSide) string {
 		all.Insert(name)
 	}
 	for _, name := range append(sets.List(all), "nosuch") {
-		values := s.values(name)
-		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
-		for _, v := range append(values, "absent") {
-			keys, kerr := s.indexKeys(name, v)
-			objs, oerr := s.byIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, p.objList(objs), oerr)
-		}
 		probes := []any{nil}
 		if n := len(p.objs); n > 0 {
 			probes = append(probes, p.objs[n-1], p.objs[n/2])
 		}
-		for i, o := range probes {
-			var objs []any
-			var err error
-			pn := storeCatchPanic(func() { objs, err = s.index(name, o) })
-			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, p.objList(objs), err, pn)
-		}
+		storeRenderIndex(&b, name, p.objList, probes, s.values, s.indexKeys, s.byIndex, s.index)
 	}
 	return b.String()
 }
