@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -378,46 +377,28 @@ func TestDeletesReadingAheadRaceWithNoReaderOfTheIndices(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	m := newThreadSafeMap(Indexers{"v": warmStateValues, "f": warmStateFirst}, Indices{})
 	probe := &warmStateObj{key: "probe", values: []string{"shared", "x"}}
-	done := make(chan struct{})
-	var readers, writers sync.WaitGroup
-	for r := 0; r < 2; r++ {
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			for {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				_, _ = m.ByIndex("v", "shared")
-				_, _ = m.IndexKeys("f", "shared")
-				_ = m.ListIndexFuncValues("v")
-				_, _ = m.Index("v", probe)
-				_ = m.List()
-				_ = m.ListKeys()
-				_ = m.GetIndexers()
+	reports := churnWhileReading(func(w int) {
+		for round := 0; round < 4; round++ {
+			for i := 0; i < 2*keyset.ListMax; i++ {
+				key := fmt.Sprintf("w%d-%d", w, i)
+				m.Add(key, &warmStateObj{key: key, values: []string{"shared", fmt.Sprint(i % 3)}})
 			}
-		}()
-	}
-	for w := 0; w < 2; w++ {
-		writers.Add(1)
-		go func(w int) {
-			defer writers.Done()
-			for round := 0; round < 4; round++ {
-				for i := 0; i < 2*keyset.ListMax; i++ {
-					key := fmt.Sprintf("w%d-%d", w, i)
-					m.Add(key, &warmStateObj{key: key, values: []string{"shared", fmt.Sprint(i % 3)}})
-				}
-				for i := 0; i < 2*keyset.ListMax; i++ {
-					m.Delete(fmt.Sprintf("w%d-%d", w, i))
-				}
+			for i := 0; i < 2*keyset.ListMax; i++ {
+				m.Delete(fmt.Sprintf("w%d-%d", w, i))
 			}
-		}(w)
+		}
+	}, func(func(string)) {
+		_, _ = m.ByIndex("v", "shared")
+		_, _ = m.IndexKeys("f", "shared")
+		_ = m.ListIndexFuncValues("v")
+		_, _ = m.Index("v", probe)
+		_ = m.List()
+		_ = m.ListKeys()
+		_ = m.GetIndexers()
+	})
+	if len(reports) != 0 {
+		t.Fatalf("readers reported %v", reports)
 	}
-	writers.Wait()
-	close(done)
-	readers.Wait()
 	if keys := m.ListKeys(); len(keys) != 0 {
 		t.Fatalf("keys left: %v", keys)
 	}

@@ -37,111 +37,81 @@ func TestConcurrentReadsSeeOneConsistentSnapshotWhileWritersChurnTheRecords(t *t
 	}
 	none := func(interface{}) ([]string, error) { return nil, nil }
 	s := NewThreadSafeStore(Indexers{"v": layoutValueIndex, "pre": none}, Indices{"pre": {"p": preloaded}})
-	var writers, readers sync.WaitGroup
-	stop := make(chan struct{})
-	for w := 0; w < 2; w++ {
-		writers.Add(1)
-		go func(w int) {
-			defer writers.Done()
-			for i := 0; i < writes; i++ {
-				k := fmt.Sprintf("k%d", (i*7+w*13)%keys)
-				switch i % 9 {
-				case 0, 1, 2, 3:
-					s.Update(k, &layoutObj{key: k, value: fmt.Sprint(i % 3)})
-				case 4, 5, 6:
-					s.Delete(k)
-				case 7:
-					if i == 2005 || i == 3601 {
-						items := map[string]interface{}{}
-						for j := 0; j < keys/2; j++ {
-							kj := fmt.Sprintf("k%d", j*2)
-							items[kj] = &layoutObj{key: kj, value: fmt.Sprint(j % 3)}
-						}
-						s.Replace(items, "1")
+	for _, e := range churnWhileReading(func(w int) {
+		for i := 0; i < writes; i++ {
+			k := fmt.Sprintf("k%d", (i*7+w*13)%keys)
+			switch i % 9 {
+			case 0, 1, 2, 3:
+				s.Update(k, &layoutObj{key: k, value: fmt.Sprint(i % 3)})
+			case 4, 5, 6:
+				s.Delete(k)
+			case 7:
+				if i == 2005 || i == 3601 {
+					items := map[string]interface{}{}
+					for j := 0; j < keys/2; j++ {
+						kj := fmt.Sprintf("k%d", j*2)
+						items[kj] = &layoutObj{key: kj, value: fmt.Sprint(j % 3)}
 					}
-				default:
-					s.Add(k, &layoutObj{key: k, value: "2"})
+					s.Replace(items, "1")
 				}
+			default:
+				s.Add(k, &layoutObj{key: k, value: "2"})
 			}
-		}(w)
-	}
-	errs := make(chan string, 4)
-	report := func(msg string) {
-		select {
-		case errs <- msg:
-		default:
 		}
-	}
-	for r := 0; r < 2; r++ {
-		readers.Add(1)
-		go func() {
-			defer readers.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				seen := map[*layoutObj]bool{}
-				keysSeen := map[string]bool{}
-				for _, o := range s.List() {
-					lo, ok := o.(*layoutObj)
-					if !ok {
-						report(fmt.Sprintf("List gave %#v", o))
-						continue
-					}
-					if seen[lo] || keysSeen[lo.key] {
-						report("List holds " + lo.key + " twice")
-					}
-					seen[lo], keysSeen[lo.key] = true, true
-				}
-				for _, v := range []string{"0", "1", "2"} {
-					objs, _ := s.ByIndex("v", v)
-					for _, o := range objs {
-						if o == nil || o.(*layoutObj).value != v {
-							report(fmt.Sprintf("ByIndex(v, %s) gave %v", v, o))
-						}
-					}
-					ks, _ := s.IndexKeys("v", v)
-					for _, k := range ks {
-						if obj, ok := s.Get(k); ok && obj.(*layoutObj).key != k {
-							report("Get(" + k + ") gave the object of " + obj.(*layoutObj).key)
-						}
-					}
-				}
-				pre, _ := s.ByIndex("pre", "p")
-				preKeys, _ := s.IndexKeys("pre", "p")
-				// NB: a Replace drops the preloaded content (as in client-go), so
-				// each read sees all of it or none.
-				for _, n := range []int{len(pre), len(preKeys)} {
-					if n != 0 && n != preloaded.Len() {
-						report(fmt.Sprintf("the preloaded value holds %d members, want 0 or %d", n, preloaded.Len()))
-					}
-				}
-				for _, o := range pre {
-					if o == nil {
-						continue
-					}
-					if lo, ok := o.(*layoutObj); !ok || !preloaded.Has(lo.key) {
-						report(fmt.Sprintf("ByIndex(pre, p) gave %#v", o))
-					}
-				}
-				lk := s.ListKeys()
-				dup := map[string]bool{}
-				for _, k := range lk {
-					if dup[k] {
-						report("ListKeys holds " + k + " twice")
-					}
-					dup[k] = true
+	}, func(report func(string)) {
+		seen := map[*layoutObj]bool{}
+		keysSeen := map[string]bool{}
+		for _, o := range s.List() {
+			lo, ok := o.(*layoutObj)
+			if !ok {
+				report(fmt.Sprintf("List gave %#v", o))
+				continue
+			}
+			if seen[lo] || keysSeen[lo.key] {
+				report("List holds " + lo.key + " twice")
+			}
+			seen[lo], keysSeen[lo.key] = true, true
+		}
+		for _, v := range []string{"0", "1", "2"} {
+			objs, _ := s.ByIndex("v", v)
+			for _, o := range objs {
+				if o == nil || o.(*layoutObj).value != v {
+					report(fmt.Sprintf("ByIndex(v, %s) gave %v", v, o))
 				}
 			}
-		}()
-	}
-	writers.Wait()
-	close(stop)
-	readers.Wait()
-	close(errs)
-	for e := range errs {
+			ks, _ := s.IndexKeys("v", v)
+			for _, k := range ks {
+				if obj, ok := s.Get(k); ok && obj.(*layoutObj).key != k {
+					report("Get(" + k + ") gave the object of " + obj.(*layoutObj).key)
+				}
+			}
+		}
+		pre, _ := s.ByIndex("pre", "p")
+		preKeys, _ := s.IndexKeys("pre", "p")
+		// NB: a Replace drops the preloaded content (as in client-go), so
+		// each read sees all of it or none.
+		for _, n := range []int{len(pre), len(preKeys)} {
+			if n != 0 && n != preloaded.Len() {
+				report(fmt.Sprintf("the preloaded value holds %d members, want 0 or %d", n, preloaded.Len()))
+			}
+		}
+		for _, o := range pre {
+			if o == nil {
+				continue
+			}
+			if lo, ok := o.(*layoutObj); !ok || !preloaded.Has(lo.key) {
+				report(fmt.Sprintf("ByIndex(pre, p) gave %#v", o))
+			}
+		}
+		lk := s.ListKeys()
+		dup := map[string]bool{}
+		for _, k := range lk {
+			if dup[k] {
+				report("ListKeys holds " + k + " twice")
+			}
+			dup[k] = true
+		}
+	}) {
 		t.Error(e)
 	}
 }
@@ -245,28 +215,54 @@ func TestConcurrentNamedReadsOfAKeyFunctionIndexerSeeTheObjectOfTheirKey(t *test
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv}}
 	}
 	namespaces := []string{"", "a", strings.Repeat("n", 150)} // the last one builds its key past the stack buffer
-	var writers, readers sync.WaitGroup
-	stop := make(chan struct{})
-	for w := 0; w < 2; w++ {
-		writers.Add(1)
-		go func(w int) {
-			defer writers.Done()
-			for i := 0; i < 3000; i++ {
-				p := pod(namespaces[(i+w)%3], fmt.Sprintf("p%d", i%200), fmt.Sprint(i))
-				switch i % 5 {
-				case 0, 1, 2:
-					_ = ix.Update(p)
-				case 3:
-					_ = ix.Delete(p)
-				default:
-					if i%1000 == 4 {
-						_ = ix.Replace([]interface{}{pod("a", "p1", "1"), pod("", "p2", "1")}, "1")
-					}
+	for _, e := range churnWhileReading(func(w int) {
+		for i := 0; i < 3000; i++ {
+			p := pod(namespaces[(i+w)%3], fmt.Sprintf("p%d", i%200), fmt.Sprint(i))
+			switch i % 5 {
+			case 0, 1, 2:
+				_ = ix.Update(p)
+			case 3:
+				_ = ix.Delete(p)
+			default:
+				if i%1000 == 4 {
+					_ = ix.Replace([]interface{}{pod("a", "p1", "1"), pod("", "p2", "1")}, "1")
 				}
 			}
-		}(w)
+		}
+	}, func(report func(string)) {
+		for _, ns := range namespaces {
+			objs, _ := ix.ByIndex(NamespaceIndex, ns)
+			for _, o := range objs {
+				p := o.(*corev1.Pod)
+				if p.Namespace != ns {
+					report(fmt.Sprintf("ByIndex(%q) gave a pod of %q", ns, p.Namespace))
+				}
+				key, _ := MetaNamespaceKeyFunc(p)
+				if got, ok, _ := ix.GetByKey(key); ok && got.(*corev1.Pod).Name != p.Name {
+					report("GetByKey(" + key + ") gave " + got.(*corev1.Pod).Name)
+				}
+			}
+		}
+	}) {
+		t.Error(e)
 	}
+}
+
+// churnWhileReading runs write(w) on two writer goroutines (w is 0 and 1)
+// and read over and over on two reader goroutines until both writers have
+// returned, then returns what the readers reported: at most four messages,
+// later ones are dropped. Every goroutine it starts has returned when it
+// returns.
+func churnWhileReading(write func(w int), read func(report func(msg string))) []string {
 	errs := make(chan string, 4)
+	report := func(msg string) {
+		select {
+		case errs <- msg:
+		default:
+		}
+	}
+	var writers, readers sync.WaitGroup
+	stop := make(chan struct{})
 	for r := 0; r < 2; r++ {
 		readers.Add(1)
 		go func() {
@@ -277,33 +273,24 @@ func TestConcurrentNamedReadsOfAKeyFunctionIndexerSeeTheObjectOfTheirKey(t *test
 					return
 				default:
 				}
-				for _, ns := range namespaces {
-					objs, _ := ix.ByIndex(NamespaceIndex, ns)
-					for _, o := range objs {
-						p := o.(*corev1.Pod)
-						if p.Namespace != ns {
-							select {
-							case errs <- fmt.Sprintf("ByIndex(%q) gave a pod of %q", ns, p.Namespace):
-							default:
-							}
-						}
-						key, _ := MetaNamespaceKeyFunc(p)
-						if got, ok, _ := ix.GetByKey(key); ok && got.(*corev1.Pod).Name != p.Name {
-							select {
-							case errs <- "GetByKey(" + key + ") gave " + got.(*corev1.Pod).Name:
-							default:
-							}
-						}
-					}
-				}
+				read(report)
 			}
 		}()
+	}
+	for w := 0; w < 2; w++ {
+		writers.Add(1)
+		go func(w int) {
+			defer writers.Done()
+			write(w)
+		}(w)
 	}
 	writers.Wait()
 	close(stop)
 	readers.Wait()
 	close(errs)
-	for e := range errs {
-		t.Error(e)
+	var reports []string
+	for msg := range errs {
+		reports = append(reports, msg)
 	}
+	return reports
 }

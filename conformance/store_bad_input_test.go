@@ -260,7 +260,7 @@ func storeBadBoom(obj interface{}) ([]string, error) {
 // panics on a ThreadSafeStore (through tss) and renders each outcome and
 // the state after it; txn applies a ThreadSafeStore Transaction of
 // (type, key, object) triples.
-func storeBadPanicScript(add, update func(string, interface{}), del func(string, interface{}), txn func(...[3]interface{}), s storeBadThreadSafe) string {
+func storeBadPanicScript(add, update func(string, interface{}), del func(string, interface{}), txn func(...storeTxn), s storeBadThreadSafe) string {
 	nilPod := (*v1.Pod)(nil)
 	var out []string
 	step := func(name string, f func()) {
@@ -273,13 +273,13 @@ func storeBadPanicScript(add, update func(string, interface{}), del func(string,
 	step("Add nil pod", func() { add("ns/nil", nilPod) })
 	step("DeleteWithObject nil pod", func() { del("ns/first", nilPod) })
 	step("Transaction add, add boom, add", func() {
-		txn([3]interface{}{"Add", "ns/a", queuePod("a", "7")}, [3]interface{}{"Add", "ns/boom2", queuePod("boom", "8")}, [3]interface{}{"Add", "ns/b", queuePod("b", "9")})
+		txn(storeTxn{"Add", queuePod("a", "7"), "ns/a"}, storeTxn{"Add", queuePod("boom", "8"), "ns/boom2"}, storeTxn{"Add", queuePod("b", "9"), "ns/b"})
 	})
 	step("Transaction delete, add nil pod last", func() {
-		txn([3]interface{}{"Delete", "ns/a", nil}, [3]interface{}{"Add", "ns/nil", nilPod})
+		txn(storeTxn{"Delete", nil, "ns/a"}, storeTxn{"Add", nilPod, "ns/nil"})
 	})
 	step("Transaction add nil pod, add", func() {
-		txn([3]interface{}{"Add", "ns/nil", nilPod}, [3]interface{}{"Add", "ns/c", queuePod("c", "10")})
+		txn(storeTxn{"Add", nilPod, "ns/nil"}, storeTxn{"Add", queuePod("c", "10"), "ns/c"})
 	})
 	return strings.Join(out, "\n")
 }
@@ -307,29 +307,19 @@ func (o storeBadOtherIndices) IndexKeys(_, v string) ([]string, error) {
 // the last object of a Transaction (whose earlier writes then do not
 // happen either), as in client-go.
 func TestThreadSafeStoreStateAfterAPanickingWriteMatchesClientGo(t *testing.T) {
-	var want, got string
-	{
-		s := cg.NewThreadSafeStore(cg.Indexers{"a": storeBadBoom}, cg.Indices{})
-		txn := func(ts ...[3]interface{}) {
-			var txns []cg.ThreadSafeStoreTransaction
-			for _, x := range ts {
-				txns = append(txns, cg.ThreadSafeStoreTransaction{Transaction: cg.Transaction{Type: cg.TransactionType(x[0].(string)), Object: x[2]}, Key: x[1].(string)})
+	run := func(lib storeLib, s interface {
+		storeBadThreadSafe
+		DeleteWithObject(string, interface{})
+	}) string {
+		txn := func(ts ...storeTxn) {
+			if !lib.transactThreadSafe(s, ts, func(obj any) any { return obj }) {
+				panic("not a ThreadSafeStoreWithTransaction")
 			}
-			s.(cg.ThreadSafeStoreWithTransaction).Transaction(txns...)
 		}
-		want = storeBadPanicScript(s.Add, s.Update, s.DeleteWithObject, txn, s)
+		return storeBadPanicScript(s.Add, s.Update, s.DeleteWithObject, txn, s)
 	}
-	{
-		s := kc.NewThreadSafeStore(kc.Indexers{"a": storeBadBoom}, kc.Indices{})
-		txn := func(ts ...[3]interface{}) {
-			var txns []kc.ThreadSafeStoreTransaction
-			for _, x := range ts {
-				txns = append(txns, kc.ThreadSafeStoreTransaction{Transaction: kc.Transaction{Type: kc.TransactionType(x[0].(string)), Object: x[2]}, Key: x[1].(string)})
-			}
-			s.(kc.ThreadSafeStoreWithTransaction).Transaction(txns...)
-		}
-		got = storeBadPanicScript(s.Add, s.Update, s.DeleteWithObject, txn, s)
-	}
+	want := run(storeClientGo{}, cg.NewThreadSafeStore(cg.Indexers{"a": storeBadBoom}, cg.Indices{}))
+	got := run(storeKCache{}, kc.NewThreadSafeStore(kc.Indexers{"a": storeBadBoom}, kc.Indices{}))
 	if want != got {
 		t.Fatalf("client-go:\n%s\nkcache:\n%s", want, got)
 	}

@@ -234,8 +234,7 @@ type warmPair struct {
 	cg, kc *warmSide
 	keys   sets.Set[string]
 	objs   []*corev1.Pod
-	log    []string
-	step   int
+	pairSteps
 	// every is how often (in steps) the whole state is rendered.
 	every  int
 	panics int
@@ -356,8 +355,7 @@ func (p *warmPair) do(desc string, mode callMode, op func(s *warmSide)) {
 	if p.failed {
 		return
 	}
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	p.cg.calls, p.kc.calls = p.cg.calls[:0], p.kc.calls[:0]
 	a := storeCatchPanic(func() { op(p.cg) })
 	b := storeCatchPanic(func() { op(p.kc) })
@@ -400,11 +398,7 @@ func (p *warmPair) do(desc string, mode callMode, op func(s *warmSide)) {
 func (p *warmPair) fail(format string, args ...any) {
 	p.t.Helper()
 	p.failed = true
-	tail := p.log
-	if len(tail) > 12 {
-		tail = tail[len(tail)-12:]
-	}
-	p.t.Errorf(format+"\nlast ops: %s", append(args, strings.Join(tail, "; "))...)
+	p.t.Errorf(format+"\nlast ops: %s", append(args, p.tail(12))...)
 }
 
 func (p *warmPair) compare(desc string) {

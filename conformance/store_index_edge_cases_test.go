@@ -178,22 +178,31 @@ func (n *layoutNames) render(s layoutStore, probeKeys []string, probeObjs []any)
 		return b.String()
 	}
 	for _, name := range append(names, "preloaded-only", "nosuch") {
-		values := s.ListIndexFuncValues(name)
-		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
-		for _, v := range append(values, "absent") {
-			keys, kerr := s.IndexKeys(name, v)
-			objs, oerr := s.ByIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, n.objs(objs), oerr)
-		}
-		for i, o := range probeObjs {
-			var objs []any
-			var err error
-			p := storeCatchPanic(func() { objs, err = s.Index(name, o) })
-			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, n.objs(objs), err, p)
-		}
+		storeRenderIndex(&b, name, n.objs, probeObjs, s.ListIndexFuncValues, s.IndexKeys, s.ByIndex, s.Index)
 	}
 	return b.String()
+}
+
+// storeRenderIndex writes to b what a reader sees of index name: its sorted
+// values, each value's (and "absent"'s) keys and objects, and Index of each
+// probe (with its panic, if any); objs names a list of objects.
+func storeRenderIndex(b *strings.Builder, name string, objs func([]any) string, probes []any,
+	values func(n string) []string, indexKeys func(n, v string) ([]string, error),
+	byIndex func(n, v string) ([]any, error), index func(n string, obj any) ([]any, error)) {
+	vs := values(name)
+	sort.Strings(vs)
+	fmt.Fprintf(b, "values(%s)=%s\n", name, storeSortedQuoted(vs))
+	for _, v := range append(vs, "absent") {
+		keys, kerr := indexKeys(name, v)
+		list, lerr := byIndex(name, v)
+		fmt.Fprintf(b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, objs(list), lerr)
+	}
+	for i, o := range probes {
+		var list []any
+		var err error
+		p := storeCatchPanic(func() { list, err = index(name, o) })
+		fmt.Fprintf(b, "  index(%s,#%d)=%s err=%v %s\n", name, i, objs(list), err, p)
+	}
 }
 
 // layoutPair drives client-go and kcache with the same calls.
@@ -203,8 +212,7 @@ type layoutPair struct {
 	names  layoutNames
 	probe  []string
 	objs   []any
-	step   int
-	log    []string
+	pairSteps
 	// panics counts the operations that panicked on both sides.
 	panics int
 }
@@ -226,8 +234,7 @@ func (p *layoutPair) pod(label, ns, name string, labels map[string]string) *core
 // visible state.
 func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	p.t.Helper()
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	var ra, rb string
 	a := storeCatchPanic(func() { ra = op(p.cg) })
 	b := storeCatchPanic(func() { rb = op(p.kc) })
@@ -235,24 +242,12 @@ func (p *layoutPair) do(desc string, op func(s layoutStore) string) bool {
 	if strings.HasPrefix(a, "panic") {
 		p.panics++
 	}
-	if a != b {
-		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+	if !p.samePanics(p.t, 30, desc, a, b) {
 		return false
 	}
 	ra = p.names.render(p.cg, p.probe, p.probeObjs())
 	rb = p.names.render(p.kc, p.probe, p.probeObjs())
-	if ra != rb {
-		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
-		return false
-	}
-	return true
-}
-
-func (p *layoutPair) tail() []string {
-	if len(p.log) > 30 {
-		return append([]string{"..."}, p.log[len(p.log)-30:]...)
-	}
-	return p.log
+	return p.sameState(p.t, 30, desc, ra, rb)
 }
 
 func (p *layoutPair) probeObjs() []any {

@@ -90,8 +90,7 @@ func TestAnUpdateWhoseIndexFuncNowRejectsTheCachedObjectThroughOutsideStatePanic
 // kcache, by design, does not; then both stores must read alike.
 func (p *solePair) doDeliberatelyDifferent(desc string, op func(s *soleSide)) {
 	p.t.Helper()
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	if a := storeCatchPanic(func() { op(p.cg) }); a == "" {
 		p.t.Errorf("step %d %s: client-go did not panic", p.step, desc)
 	}

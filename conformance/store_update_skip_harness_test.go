@@ -11,7 +11,6 @@ package conformance
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -210,8 +209,7 @@ type solePair struct {
 	byPtr  storePodNames
 	objs   []*corev1.Pod
 	keys   []string // probe keys for Get
-	log    []string
-	step   int
+	pairSteps
 	// panics counts the operations that panicked on both sides.
 	panics int
 	// every is how often (in steps) the whole state is compared; 1 = always.
@@ -253,24 +251,11 @@ func (p *solePair) render(s *soleSide) string {
 		all.Insert(name)
 	}
 	for _, name := range append(sets.List(all), "nosuch") {
-		values := s.values(name)
-		sort.Strings(values)
-		fmt.Fprintf(&b, "values(%s)=%s\n", name, storeSortedQuoted(values))
-		for _, v := range append(values, "absent") {
-			keys, kerr := s.indexKeys(name, v)
-			objs, oerr := s.byIndex(name, v)
-			fmt.Fprintf(&b, "  %s=%q: keys=%s err=%v objs=%s err=%v\n", name, v, storeSortedQuoted(keys), kerr, p.objList(objs), oerr)
-		}
 		probes := []any{nil}
 		if n := len(p.objs); n > 0 {
 			probes = append(probes, p.objs[n-1], p.objs[n/2])
 		}
-		for i, o := range probes {
-			var objs []any
-			var err error
-			pn := storeCatchPanic(func() { objs, err = s.index(name, o) })
-			fmt.Fprintf(&b, "  index(%s,#%d)=%s err=%v %s\n", name, i, p.objList(objs), err, pn)
-		}
+		storeRenderIndex(&b, name, p.objList, probes, s.values, s.indexKeys, s.byIndex, s.index)
 	}
 	return b.String()
 }
@@ -278,15 +263,13 @@ func (p *solePair) render(s *soleSide) string {
 // do runs op on both stores, compares the panics and then the whole state.
 func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 	p.t.Helper()
-	p.step++
-	p.log = append(p.log, desc)
+	p.next(desc)
 	a := storeCatchPanic(func() { op(p.cg) })
 	b := storeCatchPanic(func() { op(p.kc) })
 	if a != "" {
 		p.panics++
 	}
-	if a != b {
-		p.t.Errorf("step %d %s: client-go %q, kcache %q\nops: %s", p.step, desc, a, b, strings.Join(p.tail(), "; "))
+	if !p.samePanics(p.t, 25, desc, a, b) {
 		return false
 	}
 	if p.step%p.every != 0 {
@@ -298,19 +281,7 @@ func (p *solePair) do(desc string, op func(s *soleSide)) bool {
 // compare renders both stores and reports a difference.
 func (p *solePair) compare(desc string) bool {
 	p.t.Helper()
-	ra, rb := p.render(p.cg), p.render(p.kc)
-	if ra != rb {
-		p.t.Errorf("step %d %s: state differs\nops: %s\n%s", p.step, desc, strings.Join(p.tail(), "; "), layoutDiff(ra, rb))
-		return false
-	}
-	return true
-}
-
-func (p *solePair) tail() []string {
-	if len(p.log) > 25 {
-		return append([]string{"..."}, p.log[len(p.log)-25:]...)
-	}
-	return p.log
+	return p.sameState(p.t, 25, desc, p.render(p.cg), p.render(p.kc))
 }
 
 // keyOf is the storage key of obj in an Indexer side.

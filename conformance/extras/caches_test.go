@@ -67,16 +67,10 @@ var clientGoCaches = cacheKit{
 		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, &cgcache.TTLPolicy{TTL: ttl, Clock: clk}, clk)
 	},
 	fakePolicyStore: func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike {
-		policy := &cgcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
-			return cgcache.MetaNamespaceKeyFunc(obj.(*cgcache.TimestampedEntry).Obj)
-		}}
-		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, policy, clk)
+		return cgcache.NewFakeExpirationStore(cgcache.MetaNamespaceKeyFunc, deleted, cgcacheNeverExpire(never), clk)
 	},
 	policyStore: func(never sets.Set[string]) storeLike {
-		policy := &cgcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
-			return cgcache.MetaNamespaceKeyFunc(obj.(*cgcache.TimestampedEntry).Obj)
-		}}
-		return cgcache.NewExpirationStore(cgcache.MetaNamespaceKeyFunc, policy)
+		return cgcache.NewExpirationStore(cgcache.MetaNamespaceKeyFunc, cgcacheNeverExpire(never))
 	},
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return cgcache.NewUndeltaStore(push, cgcache.MetaNamespaceKeyFunc)
@@ -99,16 +93,10 @@ var kcacheCaches = cacheKit{
 		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, &kcache.TTLPolicy{TTL: ttl, Clock: clk}, clk)
 	},
 	fakePolicyStore: func(deleted chan<- string, never sets.Set[string], clk clock.Clock) storeLike {
-		policy := &kcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
-			return kcache.MetaNamespaceKeyFunc(obj.(*kcache.TimestampedEntry).Obj)
-		}}
-		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, policy, clk)
+		return kcache.NewFakeExpirationStore(kcache.MetaNamespaceKeyFunc, deleted, kcacheNeverExpire(never), clk)
 	},
 	policyStore: func(never sets.Set[string]) storeLike {
-		policy := &kcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
-			return kcache.MetaNamespaceKeyFunc(obj.(*kcache.TimestampedEntry).Obj)
-		}}
-		return kcache.NewExpirationStore(kcache.MetaNamespaceKeyFunc, policy)
+		return kcache.NewExpirationStore(kcache.MetaNamespaceKeyFunc, kcacheNeverExpire(never))
 	},
 	undeltaStore: func(push func([]interface{})) storeLike {
 		return kcache.NewUndeltaStore(push, kcache.MetaNamespaceKeyFunc)
@@ -124,6 +112,22 @@ var kcacheCaches = cacheKit{
 	deletedTombstone: func(key string, obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: key, Obj: obj}
 	},
+}
+
+// cgcacheNeverExpire is client-go's FakeExpirationPolicy keeping the
+// objects whose key is in never, keyed by MetaNamespaceKeyFunc.
+func cgcacheNeverExpire(never sets.Set[string]) *cgcache.FakeExpirationPolicy {
+	return &cgcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+		return cgcache.MetaNamespaceKeyFunc(obj.(*cgcache.TimestampedEntry).Obj)
+	}}
+}
+
+// kcacheNeverExpire is kcache's FakeExpirationPolicy keeping the objects
+// whose key is in never, keyed by MetaNamespaceKeyFunc.
+func kcacheNeverExpire(never sets.Set[string]) *kcache.FakeExpirationPolicy {
+	return &kcache.FakeExpirationPolicy{NeverExpire: never, RetrieveKeyFunc: func(obj interface{}) (string, error) {
+		return kcache.MetaNamespaceKeyFunc(obj.(*kcache.TimestampedEntry).Obj)
+	}}
 }
 
 // stepPod parses "name@rv" or "name@rv:label" into a pod in namespace ns.
