@@ -37,8 +37,17 @@ func (r *failingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 
 // newFuncRecorder is the factory a generated group package is handed: it
 // keeps the constructor an accessor's Informer() passes to InformerFor.
+// namespace and tweak are what the group packages are built with.
 type newFuncRecorder struct {
-	newFunc internalinterfaces.NewInformerFunc
+	newFunc   internalinterfaces.NewInformerFunc
+	namespace string
+	tweak     internalinterfaces.TweakListOptionsFunc
+}
+
+// args are the arguments of a group package's New: the recorder as the
+// factory, its namespace and tweak.
+func (r *newFuncRecorder) args() (internalinterfaces.SharedInformerFactory, string, internalinterfaces.TweakListOptionsFunc) {
+	return r, r.namespace, r.tweak
 }
 
 func (r *newFuncRecorder) Start(<-chan struct{})                     {}
@@ -48,9 +57,9 @@ func (r *newFuncRecorder) InformerFor(_ runtime.Object, newFunc internalinterfac
 	return nil
 }
 
-// accessorConstructor is the constructor an accessor's Informer() hands
-// the factory.
-type accessorConstructor func(internalinterfaces.SharedInformerFactory, string, internalinterfaces.TweakListOptionsFunc)
+// accessorConstructor calls one typed accessor's Informer() on a group
+// package built with r.args().
+type accessorConstructor func(r *newFuncRecorder)
 
 // requestsOf lists and watches once through lw and returns the requests.
 func requestsOf(lw clientgocache.ListerWatcher, rt *failingTransport) []recordedRequest {
@@ -88,8 +97,8 @@ func TestTheTypedFactoryListsThroughFastlwWithTheTypedClientsRequests(t *testing
 			tweak := func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }
 			options := append([]informers.SharedInformerOption{informers.WithNamespace("ns"), informers.WithTweakListOptions(tweak)}, tc.options...)
 			f := NewSharedInformerFactoryWithOptions(client, time.Minute, options...).(*kcacheTypedFactory)
-			rec := &newFuncRecorder{}
-			tc.accessor(rec, "ns", tweak)
+			rec := &newFuncRecorder{namespace: "ns", tweak: tweak}
+			tc.accessor(rec)
 			newFunc := rec.newFunc
 			if tc.ownFunc {
 				newFunc = func(c kubernetes.Interface, resync time.Duration) clientgocache.SharedIndexInformer {
@@ -132,27 +141,14 @@ type typedFactoryListerWatcherCase struct {
 // typedFactoryListerWatcherCases are the cases of
 // TestTheTypedFactoryListsThroughFastlwWithTheTypedClientsRequests.
 func typedFactoryListerWatcherCases() []typedFactoryListerWatcherCase {
-	pods := func(f internalinterfaces.SharedInformerFactory, ns string, tw internalinterfaces.TweakListOptionsFunc) {
-		core.New(f, ns, tw).V1().Pods().Informer()
-	}
+	pods := func(r *newFuncRecorder) { core.New(r.args()).V1().Pods().Informer() }
 	return []typedFactoryListerWatcherCase{
 		{name: "pods, namespaced", accessor: pods, wantFast: true},
-		{name: "nodes, cluster-scoped: no namespace", wantFast: true,
-			accessor: func(f internalinterfaces.SharedInformerFactory, ns string, tw internalinterfaces.TweakListOptionsFunc) {
-				core.New(f, ns, tw).V1().Nodes().Informer()
-			}},
-		{name: "apps deployments", wantFast: true,
-			accessor: func(f internalinterfaces.SharedInformerFactory, ns string, tw internalinterfaces.TweakListOptionsFunc) {
-				apps.New(f, ns, tw).V1().Deployments().Informer()
-			}},
-		{name: "rbac roles", wantFast: true,
-			accessor: func(f internalinterfaces.SharedInformerFactory, ns string, tw internalinterfaces.TweakListOptionsFunc) {
-				rbac.New(f, ns, tw).V1().Roles().Informer()
-			}},
+		{name: "nodes, cluster-scoped: no namespace", wantFast: true, accessor: func(r *newFuncRecorder) { core.New(r.args()).V1().Nodes().Informer() }},
+		{name: "apps deployments", wantFast: true, accessor: func(r *newFuncRecorder) { apps.New(r.args()).V1().Deployments().Informer() }},
+		{name: "rbac roles", wantFast: true, accessor: func(r *newFuncRecorder) { rbac.New(r.args()).V1().Roles().Informer() }},
 		{name: "flowcontrol priority levels", wantFast: true,
-			accessor: func(f internalinterfaces.SharedInformerFactory, ns string, tw internalinterfaces.TweakListOptionsFunc) {
-				flowcontrol.New(f, ns, tw).V1().PriorityLevelConfigurations().Informer()
-			}},
+			accessor: func(r *newFuncRecorder) { flowcontrol.New(r.args()).V1().PriorityLevelConfigurations().Informer() }},
 		{name: "WithPlainListWatch: plain", accessor: pods, options: []informers.SharedInformerOption{WithPlainListWatch()}},
 		{name: "a fake clientset: plain", accessor: pods, fake: true},
 		{name: "a constructor of the caller's own: plain", accessor: pods, ownFunc: true},
