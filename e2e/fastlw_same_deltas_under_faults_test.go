@@ -27,7 +27,7 @@ import (
 // the second) and a WatchList stream is long.
 const fastlwBaseObjects = 520
 
-// fastlwWrites are the lockstep writes after the initial sync.
+// fastlwWrites are the fewest lockstep writes after the initial sync.
 const fastlwWrites = 36
 
 // fastlwMaxEvents bounds where mid-stream faults strike, so that they
@@ -105,7 +105,15 @@ func runFastlwCase(t *testing.T, tc fastlwCase) {
 	}
 	waitSynced(t, ws, 3*time.Minute)
 	want := expectedDeltas(o, base)
-	lockstepWrites(t, ctx, o, base, ws, want)
+	metFault := func() bool {
+		for _, p := range proxies {
+			if p.Stats().Injected[tc.fault] == 0 {
+				return false
+			}
+		}
+		return true
+	}
+	lockstepWrites(t, ctx, o, base, ws, want, metFault)
 	for _, p := range proxies {
 		p.Quiesce()
 	}
@@ -225,12 +233,14 @@ func expectedDeltas(o objects, base []runtime.Object) map[string][]delta {
 	return want
 }
 
-// lockstepWrites makes fastlwWrites writes (creates, updates and deletes
-// of base objects, in turn), each after every watcher delivered the one
-// before, and appends each to want.
-func lockstepWrites(t *testing.T, ctx context.Context, o objects, base []runtime.Object, ws []*watcher, want map[string][]delta) {
+// lockstepWrites makes writes (creates, and updates and deletes of base
+// objects, in turn), each after every watcher delivered the one before, and
+// appends each to want: at least fastlwWrites, and more until done reports
+// true (a fault on a watch that comes late needs events), as long as base
+// objects last.
+func lockstepWrites(t *testing.T, ctx context.Context, o objects, base []runtime.Object, ws []*watcher, want map[string][]delta, done func() bool) {
 	t.Helper()
-	for i := 0; i < fastlwWrites; i++ {
+	for i := 0; i < len(base) && (i < fastlwWrites || !done()); i++ {
 		var obj runtime.Object
 		var err error
 		name := mustMeta(base[i]).GetName()
