@@ -87,16 +87,7 @@ func TestFastlwSendsTheRequestsOfTheListerWatcherItReplaces(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sent := make([][]sentRequest, 2)
-			for i, build := range []func(rest.Interface, kubernetes.Interface) cache.ListerWatcherWithContext{tc.plain, tc.fast} {
-				rt := &recordingTransport{}
-				cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: "http://kcache.invalid"}, &http.Client{Transport: rt})
-				if err != nil {
-					t.Fatal(err)
-				}
-				listAndWatch(build(cs.CoreV1().RESTClient(), cs), options)
-				sent[i] = rt.sent
-			}
+			sent := [][]sentRequest{requestsThrough(t, tc.plain, options), requestsThrough(t, tc.fast, options)}
 			if len(sent[0]) != 2 || len(sent[0]) != len(sent[1]) {
 				t.Fatalf("requests: plain %v, fastlw %v", sent[0], sent[1])
 			}
@@ -107,6 +98,20 @@ func TestFastlwSendsTheRequestsOfTheListerWatcherItReplaces(t *testing.T) {
 			}
 		})
 	}
+}
+
+// requestsThrough lists and watches once with options through the
+// ListerWatcher build makes on a recording clientset, and returns what was
+// sent.
+func requestsThrough(t *testing.T, build func(rest.Interface, kubernetes.Interface) cache.ListerWatcherWithContext, options metav1.ListOptions) []sentRequest {
+	t.Helper()
+	rt := &recordingTransport{}
+	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: "http://kcache.invalid"}, &http.Client{Transport: rt})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listAndWatch(build(cs.CoreV1().RESTClient(), cs), options)
+	return rt.sent
 }
 
 // typedFast is a fastlw ListerWatcher configured as a typed client.
