@@ -122,7 +122,7 @@ func runFastlwCase(t *testing.T, tc fastlwCase) {
 		st := proxies[i].Stats()
 		t.Logf("%s: requests %s; faults %v", w.name, st.Sequence, st.Log)
 		if st.Injected[tc.fault] == 0 {
-			t.Errorf("%s never met %v", w.name, tc.fault)
+			t.Errorf("%s never met %v; its requests:\n    %s", w.name, tc.fault, strings.Join(st.Trace, "\n    "))
 		}
 	}
 	plain, fast := deltasOf(ws[0].rec), deltasOf(ws[1].rec)
