@@ -103,22 +103,17 @@ func runFastlwCase(t *testing.T, tc fastlwCase) {
 		proxies = append(proxies, px.proxy)
 		ws = append(ws, factoryWatcher(wctx, px, side.name, side.options))
 	}
-	waitSynced(t, ws, 3*time.Minute)
-	want := expectedDeltas(o, base)
-	// Once both sides met the fault, the proxies stop faulting: relists the
-	// API server's compaction causes (at moments of its own) then cannot
-	// make the sides draw different faults, or back off past the polls.
-	metFault := func() bool {
-		for _, p := range proxies {
-			if p.Stats().Injected[tc.fault] == 0 {
-				return false
+	metFault := quiesceOnceMet(proxies, tc.fault)
+	poll(t, 3*time.Minute, "initial sync", func() string {
+		metFault()
+		for _, w := range ws {
+			if !w.synced() {
+				return w.name + " has not synced"
 			}
 		}
-		for _, p := range proxies {
-			p.Quiesce()
-		}
-		return true
-	}
+		return ""
+	})
+	want := expectedDeltas(o, base)
 	lockstepWrites(t, ctx, o, base, ws, want, metFault)
 	for _, p := range proxies {
 		p.Quiesce()
@@ -164,6 +159,25 @@ func factoryWatcher(ctx context.Context, px proxied, name string, options []info
 	}
 	go func() { defer close(w.done); factory.StartWithContext(ctx); factory.Shutdown() }()
 	return w
+}
+
+// quiesceOnceMet returns a check that stops each proxy's faulting once its
+// side has met fault and reports whether every side has. Quiescing each
+// side on its own keeps relists the API server's compaction causes (at
+// moments of its own) from holding one side in backoff past the polls
+// while the other, luckier, side has not met the fault yet.
+func quiesceOnceMet(proxies []*faultproxy.Proxy, fault faultproxy.Fault) func() bool {
+	return func() bool {
+		all := true
+		for _, p := range proxies {
+			if p.Stats().Injected[fault] == 0 {
+				all = false
+				continue
+			}
+			p.Quiesce()
+		}
+		return all
+	}
 }
 
 // earlyFaultSeed returns a seed whose first request of class c draws f
