@@ -66,7 +66,7 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 	if !readPrivateField(built, "objectType", &example) || !readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync) {
 		panic(fmt.Sprintf("clientgo: cannot read the settings of client-go's informer %T; this client-go version is not supported", built))
 	}
-	inf, ok := kcacheTakeover(built, example, resync)
+	inf, ok := kcacheTakeover(built, example, resync, nil)
 	if !ok {
 		panic(fmt.Sprintf("clientgo: cannot read the ListerWatcher of client-go's informer %T; this client-go version is not supported", built))
 	}

@@ -34,12 +34,18 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 // InformerFor(obj, newFunc) — is a kcache informer behind client-go's
 // interface (see InformerView), and every Lister reads kcache storage.
 //
-// Each informer lists and watches exactly as client-go's factory's would:
-// the typed constructor (newFunc) still builds its ListerWatcher, with the
+// Each informer lists and watches as client-go's factory's would: the
+// typed constructor (newFunc) still builds its ListerWatcher, with the
 // namespace, tweak and WatchList capability client-go gives it, and its
-// Indexers (including those a caller's own newFunc sets); kcache then runs
-// that ListerWatcher. Resync periods and the transform come from the
-// options as in client-go. The informer name is kept for InformerName() but
+// Indexers (including those a caller's own newFunc sets). For the typed
+// accessors' informers on a *kubernetes.Clientset, kcache runs a fastlw
+// ListerWatcher (package fastlw: decoding off the critical path) that sends
+// the very requests of that ListerWatcher's typed client, through the same
+// REST client, with the same namespace and tweak; for anything else (a fake
+// clientset or another kubernetes.Interface, a newFunc of the caller's own,
+// a client that refuses WatchList semantics) and with the option
+// WithPlainListWatch, it runs newFunc's ListerWatcher itself. Resync
+// periods and the transform come from the options as in client-go. The informer name is kept for InformerName() but
 // kcache informers publish no client-go metrics under it.
 //
 // API groups added to client-go after this package was written are served
@@ -47,7 +53,7 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 // client-go still compiles and runs.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) informers.SharedInformerFactory {
 	settings := informers.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
-	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client}
+	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client, plainListWatch: wantsPlainListWatch(settings)}
 	if !readPrivateField(settings, "namespace", &f.scopeNamespace) ||
 		!readPrivateField(settings, "tweakListOptions", &f.scopeTweak) {
 		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
@@ -60,13 +66,15 @@ func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultRes
 // options' settings: resync and transform per type are read from it through
 // InformerFor, and it serves API groups this type does not override. It is
 // started and shut down with this factory (it runs only such informers and
-// inert settings probes). scopeNamespace and scopeTweak are set at
-// construction; set guards the rest.
+// inert settings probes). scopeNamespace, scopeTweak and plainListWatch
+// (WithPlainListWatch was given) are set at construction; set guards the
+// rest.
 type kcacheTypedFactory struct {
 	informers.SharedInformerFactory
 	client         kubernetes.Interface
 	scopeNamespace string
 	scopeTweak     internalinterfaces.TweakListOptionsFunc
+	plainListWatch bool
 	set            informerSet[reflect.Type]
 }
 
@@ -79,7 +87,13 @@ type kcacheTypedFactory struct {
 func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
-		inf := takeOverNewFuncsInformer(newFunc(f.client, resync), obj, resync)
+		lwFor := func(built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher) clientgocache.ListerWatcher {
+			if fast, ok := f.fastListerWatcher(newFunc, built, plain); ok {
+				return fast
+			}
+			return plain
+		}
+		inf := takeOverNewFuncsInformer(newFunc(f.client, resync), obj, resync, lwFor)
 		if transform != nil && inf != nil {
 			// NB: as client-go's factory, on whatever informer newFunc built.
 			_ = inf.SetTransform(transform)
@@ -99,15 +113,17 @@ func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalint
 // Under client-go v0.37, whose typed constructors (the generated accessors'
 // newFuncs) return their informer in a typed wrapper, the kcache informer
 // comes back in a wrapper of the same type (see clientGoTypedWrapper).
-func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) clientgocache.SharedIndexInformer {
+// lwFor, when not nil, picks the ListerWatcher the kcache informer runs
+// (see kcacheTakeover).
+func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration, lwFor listerWatcherChoice) clientgocache.SharedIndexInformer {
 	if wrapped, rewrap, isWrapper := clientGoTypedWrapper(built); isWrapper {
-		inf := takeOverNewFuncsInformer(wrapped, obj, resync)
+		inf := takeOverNewFuncsInformer(wrapped, obj, resync, lwFor)
 		if inf == wrapped {
 			return built // nothing was taken over
 		}
 		return rewrap(inf)
 	}
-	inf, ok := kcacheTakeover(built, obj, resync)
+	inf, ok := kcacheTakeover(built, obj, resync, lwFor)
 	if !ok {
 		return built
 	}
@@ -120,6 +136,11 @@ func takeOverNewFuncsInformer(built clientgocache.SharedIndexInformer, obj runti
 	}
 	return inf
 }
+
+// listerWatcherChoice is given client-go's informer being taken over and
+// its ListerWatcher (plain) and returns the ListerWatcher the kcache
+// informer runs instead: plain, or one that sends the same requests.
+type listerWatcherChoice func(built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher) clientgocache.ListerWatcher
 
 // settingsFor asks the client-go settings factory which resync period and
 // transform it would give an informer of obj's type.
@@ -139,8 +160,9 @@ func (f *kcacheTypedFactory) settingsFor(obj runtime.Object) (time.Duration, cli
 // Indexers, object description, default resync (newFunc may have chosen
 // another than the factory's resync, which is the fallback) and transform.
 // ok is false when built is not client-go's informer type (nothing to take
-// over).
-func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration) (clientgocache.SharedIndexInformer, bool) {
+// over). lwFor, when not nil, is given built and its ListerWatcher and
+// returns the one the kcache informer runs.
+func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object, resync time.Duration, lwFor listerWatcherChoice) (clientgocache.SharedIndexInformer, bool) {
 	if _, isView := KcacheInformer(built); isView {
 		return built, true
 	}
@@ -155,6 +177,9 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	}
 	readPrivateField(built, "objectDescription", &description)
 	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
+	if lwFor != nil {
+		lw = lwFor(built, lw)
+	}
 	inf := InformerView(kcache.NewSharedIndexInformerWithOptions(lw, obj, kcache.SharedIndexInformerOptions{
 		ResyncPeriod:      resync,
 		Indexers:          asKcacheIndexers(built.GetIndexer().GetIndexers()),

@@ -72,12 +72,21 @@ type proxied struct {
 	proxy *faultproxy.Proxy
 	// o lists and watches through proxy.
 	o objects
+	// client is the clientset o's REST client belongs to.
+	client *kubernetes.Clientset
 }
 
 // newProxied starts a fault proxy in front of the API server with seed and
 // rates, and returns the objects of direct's kind and namespace read
 // through it. The proxy closes when the test ends.
 func newProxied(t *testing.T, direct objects, seed uint64, rates map[faultproxy.Class]faultproxy.Rates) proxied {
+	t.Helper()
+	return newProxiedWith(t, direct, seed, rates, 150)
+}
+
+// newProxiedWith is newProxied with mid-stream faults drawn in the first
+// maxEvents events.
+func newProxiedWith(t *testing.T, direct objects, seed uint64, rates map[faultproxy.Class]faultproxy.Rates, maxEvents int) proxied {
 	t.Helper()
 	upstreamCfg := cluster.RESTConfig()
 	upstreamCfg.DisableCompression = true
@@ -91,7 +100,7 @@ func newProxied(t *testing.T, direct objects, seed uint64, rates map[faultproxy.
 	}
 	p, err := faultproxy.New(faultproxy.Config{
 		Upstream: upstream, Transport: transport, Seed: seed, ClassRates: rates,
-		StallFor: chaosStall, MaxEvents: 150, Trace: true, IndexPerClass: true,
+		StallFor: chaosStall, MaxEvents: maxEvents, Trace: true, IndexPerClass: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +119,7 @@ func newProxied(t *testing.T, direct objects, seed uint64, rates map[faultproxy.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return proxied{proxy: p, o: objects{kind: direct.kind, rc: client.CoreV1().RESTClient(), ns: direct.ns}}
+	return proxied{proxy: p, o: objects{kind: direct.kind, rc: client.CoreV1().RESTClient(), ns: direct.ns}, client: client}
 }
 
 // chaosSide is one kind under chaos: its namespace, read directly, and

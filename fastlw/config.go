@@ -36,6 +36,16 @@ type Config struct {
 	// consumer, and the list items decoding at once. Zero means 64 per
 	// worker.
 	MaxInFlight int
+	// PreferProtobuf asks for protobuf when Client's configuration names no
+	// content type, as client-go's typed clients of built-in types do
+	// (Request.UseProtobufAsDefaultIfPreferred); false leaves the Accept
+	// header to Client, as cache.NewListWatchFromClient does.
+	PreferProtobuf bool
+	// TimeoutFromOptions also sets the options' TimeoutSeconds as the
+	// request's Timeout (its client-side deadline and "timeout" parameter),
+	// as client-go's typed clients do; false sends TimeoutSeconds only as a
+	// parameter, as cache.NewListWatchFromClient does.
+	TimeoutFromOptions bool
 }
 
 // ClientsetSerializer returns the serializer of the typed clientset
@@ -46,20 +56,31 @@ func ClientsetSerializer() k8sruntime.NegotiatedSerializer {
 	return scheme.Codecs.WithoutConversion()
 }
 
-// NewFromClient returns a ListerWatcher over resource in namespace through
-// c, restricted by fieldSelector, which replaces any field selector of the
-// caller's options: the parameters of cache.NewListWatchFromClient, plus
-// the serializer (nil: ClientsetSerializer()). Like NewListWatchFromClient,
-// a nil fieldSelector panics on the first request.
+// NewFromClient is the drop-in for cache.NewListWatchFromClient (kcache's
+// or client-go's): the same arguments, the same requests, plus the
+// serializer that decodes what c decodes (nil: ClientsetSerializer()). It
+// lists and watches resource in namespace through c, restricted by
+// fieldSelector, which replaces any field selector of the caller's options.
+// Like NewListWatchFromClient, a nil fieldSelector panics on the first
+// request.
 func NewFromClient(c rest.Interface, resource, namespace string, fieldSelector fields.Selector, serializer k8sruntime.NegotiatedSerializer) *ListerWatcher {
+	return NewFilteredFromClient(c, resource, namespace, func(options *metav1.ListOptions) {
+		options.FieldSelector = fieldSelector.String()
+	}, serializer)
+}
+
+// NewFilteredFromClient is the drop-in for
+// cache.NewFilteredListWatchFromClient (kcache's or client-go's): the same
+// arguments, the same requests, plus the serializer (nil:
+// ClientsetSerializer()). optionsModifier, which may be nil, adjusts the
+// options of every request.
+func NewFilteredFromClient(c rest.Interface, resource, namespace string, optionsModifier func(options *metav1.ListOptions), serializer k8sruntime.NegotiatedSerializer) *ListerWatcher {
 	return New(Config{
-		Client:     c,
-		Resource:   resource,
-		Namespace:  namespace,
-		Serializer: serializer,
-		OptionsModifier: func(options *metav1.ListOptions) {
-			options.FieldSelector = fieldSelector.String()
-		},
+		Client:          c,
+		Resource:        resource,
+		Namespace:       namespace,
+		Serializer:      serializer,
+		OptionsModifier: optionsModifier,
 	})
 }
 

@@ -52,7 +52,13 @@
 // serializer cannot stream (the stream is closed and Request.Watch's events
 // are relayed).
 //
-// Use it wherever a ListerWatcher goes, for example with an informer:
+// NewFromClient and NewFilteredFromClient are the drop-ins for
+// cache.NewListWatchFromClient and cache.NewFilteredListWatchFromClient:
+// the same arguments and the same requests, plus the serializer. The
+// typed factory of kcache's clientgo package uses fastlw by default,
+// configured as the typed clients it replaces (PreferProtobuf,
+// TimeoutFromOptions). Use it wherever a ListerWatcher goes, for example
+// with an informer:
 //
 //	client := clientset.CoreV1().RESTClient()
 //	lw := fastlw.NewFromClient(client, "pods", metav1.NamespaceAll, fields.Everything(), fastlw.ClientsetSerializer())

@@ -3,6 +3,7 @@ package fastlw
 import (
 	"context"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -78,10 +79,16 @@ func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions
 }
 
 // request builds the GET of the collection with the options sent as query
-// parameters, as cache.NewListWatchFromClient builds it.
+// parameters, as cache.NewListWatchFromClient builds it, or as a typed
+// client does with PreferProtobuf and TimeoutFromOptions.
 func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
-	return lw.cfg.Client.Get().
+	req := lw.cfg.Client.Get().
+		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf).
 		Namespace(lw.cfg.Namespace).
 		Resource(lw.cfg.Resource).
 		VersionedParams(&sent, metav1.ParameterCodec)
+	if lw.cfg.TimeoutFromOptions && sent.TimeoutSeconds != nil {
+		req = req.Timeout(time.Duration(*sent.TimeoutSeconds) * time.Second)
+	}
+	return req
 }
