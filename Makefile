@@ -113,9 +113,8 @@ e2e:
 ## through paged List and WatchList, as JSON and protobuf, alternated over
 ## BENCH_E2E_ROUNDS rounds; prints the medians (sync time, CPU seconds, peak
 ## and retained heap, the same for a relist after a 410) with ratios to
-## client-go, the machine and the shape. Wants a quiet machine; not yet run
-## at these sizes (2,000 pods, one round: 83 s on 2 loaded cores; linearly
-## that is about 15 minutes for 10k and an hour for 50k)
+## client-go, the machine and the shape. Wants a quiet machine: 10k pods,
+## 3 rounds took 8 minutes on 2 idle cores (README); 50k is not yet run
 BENCH_E2E_PODS   ?= 10000,50000
 BENCH_E2E_ROUNDS ?= 3
 .PHONY: bench-e2e
