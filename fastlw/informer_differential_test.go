@@ -24,10 +24,14 @@ type informerRun struct {
 	store  []*corev1.Pod
 }
 
-// runInformer runs a kcache SharedIndexInformer on lw until its handler got
-// want events, then stops it and waits for it to return.
-func runInformer(t *testing.T, lw cache.ListerWatcher, want int) informerRun {
+// runInformer runs a kcache SharedIndexInformer on lw, with transform tf
+// (nil for none), until its handler got want events, then stops it and
+// waits for it to return.
+func runInformer(t *testing.T, lw cache.ListerWatcher, tf cache.TransformFunc, want int) informerRun {
 	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{})
+	if err := inf.SetTransform(tf); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var run informerRun
 	got := make(chan struct{})
@@ -83,8 +87,8 @@ func TestAnInformerOnFastlwSyncsAndNotifiesAsOnThePlainPath(t *testing.T) {
 				env := startEnv(scenario{pods: newPods(pods), watchSteps: changes(), watchEnd: endHang})
 				defer env.close()
 				client := env.client(t, format)
-				plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), want)
-				fast := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), want)
+				plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), nil, want)
+				fast := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), nil, want)
 				if !reflect.DeepEqual(plain.events, fast.events) {
 					t.Fatalf("handler events differ: %s", firstDifference(plain.events, fast.events))
 				}
