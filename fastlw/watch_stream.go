@@ -68,10 +68,10 @@ func newOrderedStream(body io.ReadCloser, format func(byte) (streamDecoding, boo
 	s := &orderedStream{
 		body: body, format: format, plain: plain, workers: max(1, min(workers, maxInFlight)),
 		transform: transform,
-		tokens:  make(chan struct{}, maxInFlight),
-		pending: make(chan *frameSlot, maxInFlight),
-		work:    make(chan *frameSlot, maxInFlight),
-		stop:    make(chan struct{}),
+		tokens:    make(chan struct{}, maxInFlight),
+		pending:   make(chan *frameSlot, maxInFlight),
+		work:      make(chan *frameSlot, maxInFlight),
+		stop:      make(chan struct{}),
 	}
 	s.running.Add(1)
 	go s.read()
