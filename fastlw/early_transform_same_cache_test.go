@@ -3,8 +3,6 @@ package fastlw_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"reflect"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -12,8 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/watch"
-	clientfeatures "k8s.io/client-go/features"
-	clientfeaturestesting "k8s.io/client-go/features/testing"
+	"k8s.io/client-go/rest"
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/fastlw"
@@ -43,33 +40,18 @@ func TestAnInformerWhoseTransformAlsoRunsOnTheDecodeWorkersStoresAndNotifiesAsWi
 	const pods = 600
 	want := pods + 4
 	tf := transform.Chain(labelSeen, transform.Recommended)
-	for _, watchList := range []bool{false, true} {
-		for _, format := range []string{"json", "protobuf"} {
-			t.Run(fmt.Sprintf("watchList=%v/%s", watchList, format), func(t *testing.T) {
-				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.WatchListClient, watchList)
-				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-				env := startEnv(scenario{pods: newPods(pods), watchSteps: changes(), watchEnd: endHang})
-				defer env.close()
-				client := env.client(t, format)
-				plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tf, want)
-				late := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), tf, want)
-				early := runInformer(t, fastlw.New(fastlw.Config{Client: client, Resource: "pods", Namespace: "ns", Transform: tf}), tf, want)
-				for name, run := range map[string]informerRun{"fastlw": late, "fastlw+early": early} {
-					if !reflect.DeepEqual(plain.events, run.events) {
-						t.Fatalf("%s: handler events differ: %s", name, firstDifference(plain.events, run.events))
-					}
-					if !reflect.DeepEqual(plain.store, run.store) || len(run.store) != pods {
-						t.Fatalf("%s: stores differ: plain %d pods, %d", name, len(plain.store), len(run.store))
-					}
-				}
-				for _, pod := range early.store {
-					if pod.Labels["seen"] != "yes" {
-						t.Fatalf("pod %s was not transformed", pod.Name)
-					}
-				}
-			})
+	onEveryListPathAndFormat(t, pods, func(t *testing.T, _ *testEnv, client rest.Interface, _ bool) {
+		plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), tf, want)
+		late := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), tf, want)
+		early := runInformer(t, fastlw.New(fastlw.Config{Client: client, Resource: "pods", Namespace: "ns", Transform: tf}), tf, want)
+		requireSameRun(t, "fastlw", plain, late, pods)
+		requireSameRun(t, "fastlw+early", plain, early, pods)
+		for _, pod := range early.store {
+			if pod.Labels["seen"] != "yes" {
+				t.Fatalf("pod %s was not transformed", pod.Name)
+			}
 		}
-	}
+	})
 }
 
 // TestTheEarlyTransformSeesListItemsAndTheObjectsOfAddedModifiedAndDeletedEventsOnly
