@@ -53,7 +53,8 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 // client-go still compiles and runs.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) informers.SharedInformerFactory {
 	settings := informers.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
-	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client, plainListWatch: wantsPlainListWatch(settings)}
+	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client, plainListWatch: wantsPlainListWatch(settings),
+		concurrentTransform: hasOptionMarker(settings, &concurrentTransformMarker{})}
 	if !readPrivateField(settings, "namespace", &f.scopeNamespace) ||
 		!readPrivateField(settings, "tweakListOptions", &f.scopeTweak) {
 		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
@@ -67,7 +68,8 @@ func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultRes
 // InformerFor, and it serves API groups this type does not override. It is
 // started and shut down with this factory (it runs only such informers and
 // inert settings probes). scopeNamespace, scopeTweak and plainListWatch
-// (WithPlainListWatch was given) are set at construction; set guards the
+// (WithPlainListWatch was given) and concurrentTransform are set at
+// construction; set guards the
 // rest.
 type kcacheTypedFactory struct {
 	informers.SharedInformerFactory
@@ -75,7 +77,9 @@ type kcacheTypedFactory struct {
 	scopeNamespace string
 	scopeTweak     internalinterfaces.TweakListOptionsFunc
 	plainListWatch bool
-	set            informerSet[reflect.Type]
+	// concurrentTransform is set when WithConcurrentTransform was given.
+	concurrentTransform bool
+	set                 informerSet[reflect.Type]
 }
 
 // InformerFor returns the factory's informer of obj's type, building it the
@@ -88,7 +92,11 @@ func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalint
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
 		lwFor := func(built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher) clientgocache.ListerWatcher {
-			if fast, ok := f.fastListerWatcher(newFunc, built, plain); ok {
+			var early clientgocache.TransformFunc
+			if f.concurrentTransform {
+				early = transform
+			}
+			if fast, ok := f.fastListerWatcher(newFunc, built, plain, early); ok {
 				return fast
 			}
 			return plain

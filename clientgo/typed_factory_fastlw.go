@@ -36,15 +36,42 @@ func WithPlainListWatch() informers.SharedInformerOption {
 // plainListWatchMarker is the type WithPlainListWatch's resync entry is for.
 type plainListWatchMarker struct{ metav1.ObjectMeta }
 
+// WithConcurrentTransform is a SharedInformerOption for
+// NewSharedInformerFactoryWithOptions by which the caller declares that the
+// factory's transform (informers.WithTransform) is safe for concurrent use,
+// idempotent, and returns any error again when applied a second time (as
+// the transforms of github.com/kcache-go/cache/transform are). The
+// factory's fastlw informers then also run it on fastlw's decode workers
+// (fastlw.Config.Transform), in parallel, before the Reflector sees the
+// objects, which lowers the peak heap of a sync; the informer keeps it as
+// its transform too, so what the cache stores and the errors are as without
+// the option. Without it the transform runs only in the informer's queue,
+// as in client-go. It changes nothing for informers on the plain path, nor
+// passed to client-go's own factory.
+func WithConcurrentTransform() informers.SharedInformerOption {
+	return informers.WithCustomResyncConfig(map[metav1.Object]time.Duration{&concurrentTransformMarker{}: 0})
+}
+
+// concurrentTransformMarker is the type WithConcurrentTransform's resync
+// entry is for.
+type concurrentTransformMarker struct{ metav1.ObjectMeta }
+
 // wantsPlainListWatch reports whether settings, client-go's factory the
 // options were applied to, was given WithPlainListWatch; false when its
 // resync table cannot be read.
 func wantsPlainListWatch(settings informers.SharedInformerFactory) bool {
+	return hasOptionMarker(settings, &plainListWatchMarker{})
+}
+
+// hasOptionMarker reports whether settings' resync table has an entry for
+// marker's type (an option of this package was given); false when the
+// table cannot be read.
+func hasOptionMarker(settings informers.SharedInformerFactory, marker metav1.Object) bool {
 	var custom map[reflect.Type]time.Duration
 	if !readPrivateField(settings, "customResync", &custom) {
 		return false
 	}
-	_, ok := custom[reflect.TypeOf(&plainListWatchMarker{})]
+	_, ok := custom[reflect.TypeOf(marker)]
 	return ok
 }
 
@@ -66,8 +93,8 @@ func wantsPlainListWatch(settings informers.SharedInformerFactory) bool {
 // The fastlw ListerWatcher goes through the group's REST client with the
 // typed client's Accept preference and timeout, the resource's namespace
 // (none for a cluster-scoped one) and the factory's tweak, and decodes with
-// the clientset's serializer.
-func (f *kcacheTypedFactory) fastListerWatcher(newFunc internalinterfaces.NewInformerFunc, built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher) (clientgocache.ListerWatcher, bool) {
+// the clientset's serializer; early, when not nil, is its Config.Transform.
+func (f *kcacheTypedFactory) fastListerWatcher(newFunc internalinterfaces.NewInformerFunc, built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher, early clientgocache.TransformFunc) (clientgocache.ListerWatcher, bool) {
 	cs, isClientset := f.client.(*kubernetes.Clientset)
 	if f.plainListWatch || !isClientset || !isGeneratedConstructor(newFunc) ||
 		watchlist.DoesClientNotSupportWatchListSemantics(plain) {
@@ -95,6 +122,7 @@ func (f *kcacheTypedFactory) fastListerWatcher(newFunc internalinterfaces.NewInf
 		Serializer:         fastlw.ClientsetSerializer(),
 		PreferProtobuf:     prefersProtobuf,
 		TimeoutFromOptions: true,
+		Transform:          early,
 	}), true
 }
 

@@ -110,7 +110,7 @@ func TestTheTypedFactoryListsThroughFastlwWithTheTypedClientsRequests(t *testing
 			if !readPrivateField(built, "listerWatcher", &plain) {
 				t.Fatal("cannot read the ListerWatcher client-go built")
 			}
-			lw, isFast := f.fastListerWatcher(newFunc, built, plain)
+			lw, isFast := f.fastListerWatcher(newFunc, built, plain, nil)
 			if isFast != tc.wantFast {
 				t.Fatalf("fastlw chosen: %v, want %v", isFast, tc.wantFast)
 			}

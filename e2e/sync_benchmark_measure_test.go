@@ -33,6 +33,10 @@ type syncConfig struct {
 	// kcache picks kcache's informer (else client-go's); fastlw its
 	// ListerWatcher (else the library's NewListWatchFromClient).
 	kcache, fastlw bool
+	// early also gives transform to fastlw (Config.Transform), which runs
+	// it on its decode workers before the Reflector sees the objects; the
+	// informer keeps it too.
+	early bool
 	// transform is the informer's transform; nil for none.
 	transform func(interface{}) (interface{}, error)
 }
@@ -45,6 +49,7 @@ var syncConfigs = []syncConfig{
 	{name: "kcache", kcache: true},
 	{name: "kcache+fastlw", kcache: true, fastlw: true},
 	{name: "kcache+fastlw+Rec", kcache: true, fastlw: true, transform: transform.Recommended},
+	{name: "kcache+fastlw+Rec early", kcache: true, fastlw: true, early: true, transform: transform.Recommended},
 }
 
 // runningInformer is one started configuration.
@@ -66,7 +71,13 @@ func (c syncConfig) start(ctx context.Context, rc rest.Interface) (*runningInfor
 	var inner contextListerWatcher
 	switch {
 	case c.fastlw:
-		inner = fastlw.NewFromClient(rc, "pods", all, everything, fastlw.ClientsetSerializer())
+		// NewFromClient's configuration, spelled out for the early transform.
+		cfg := fastlw.Config{Client: rc, Resource: "pods", Namespace: all, Serializer: fastlw.ClientsetSerializer(),
+			OptionsModifier: func(o *metav1.ListOptions) { o.FieldSelector = everything.String() }}
+		if c.early {
+			cfg.Transform = c.transform
+		}
+		inner = fastlw.New(cfg)
 	case c.kcache:
 		inner = kcache.NewListWatchFromClient(rc, "pods", all, everything)
 	default:

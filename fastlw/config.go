@@ -36,6 +36,28 @@ type Config struct {
 	// consumer, and the list items decoding at once. Zero means 64 per
 	// worker.
 	MaxInFlight int
+	// Transform, when set, is applied to every object of a list page and to
+	// the object of every ADDED, MODIFIED and DELETED watch event right
+	// after it is decoded, on the decode workers, before the Reflector sees
+	// it (bookmarks and ERROR events are left alone). It is called
+	// concurrently from the decode workers (never twice at once on one
+	// object) and must be safe for concurrent use. It is an early pass, not
+	// the informer's TransformFunc: keep the same function as the
+	// informer's (or queue's) transform, which still runs on every object
+	// the queue stores, so the function must be idempotent, and cheap on an
+	// object it already transformed. Then every object the informer stores
+	// is transformed exactly as on the plain path (tombstones and relists
+	// included), and an error surfaces where it does on the plain path: the
+	// early pass ignores errors and passes the object on as the transform
+	// left it, so the transform must return its error again on the second
+	// pass. A result that is not a runtime.Object of the decoded object's
+	// type is dropped (the decoded object, as the transform left it, goes
+	// on). transform.Recommended and the other transforms of
+	// github.com/kcache-go/cache/transform qualify; the gain is the peak
+	// heap of a WatchList or a list, whose untransformed objects are no
+	// longer all live at once, and the transform's CPU moved off the
+	// Reflector's goroutine.
+	Transform func(obj interface{}) (interface{}, error)
 	// PreferProtobuf asks for protobuf when Client's configuration names no
 	// content type, as client-go's typed clients of built-in types do
 	// (Request.UseProtobufAsDefaultIfPreferred); false leaves the Accept

@@ -26,6 +26,17 @@
 //     StreamWatcher, so Stop, the end of the stream, and decoding errors (an
 //     Error event) behave as on the plain path.
 //
+// Transform (Config.Transform, opt-in): a transform declared safe for
+// concurrent use runs on the decode workers right after an item or a
+// watch event's object is decoded, before the Reflector sees it. It is an
+// early pass: the informer keeps the same function as its transform, so
+// what the cache stores, tombstones and errors stay the plain path's; the
+// function must be idempotent (transform.Recommended is). It lowers the
+// peak heap of a paged List (a page's items never coexist untransformed)
+// and takes the transform's CPU off the Reflector's goroutine; on WatchList
+// kcache's Reflector already transforms objects as they arrive.
+// clientgo.WithConcurrentTransform turns it on for the typed factory.
+//
 // Order: list items land at their own index of the page's Items slice and
 // a page is returned whole; watch frames are numbered by the reader and
 // returned strictly in that order, whichever worker finishes first.

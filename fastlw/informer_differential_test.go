@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
+	"k8s.io/client-go/rest"
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/fastlw"
@@ -24,10 +25,14 @@ type informerRun struct {
 	store  []*corev1.Pod
 }
 
-// runInformer runs a kcache SharedIndexInformer on lw until its handler got
-// want events, then stops it and waits for it to return.
-func runInformer(t *testing.T, lw cache.ListerWatcher, want int) informerRun {
+// runInformer runs a kcache SharedIndexInformer on lw, with transform tf
+// (nil for none), until its handler got want events, then stops it and
+// waits for it to return.
+func runInformer(t *testing.T, lw cache.ListerWatcher, tf cache.TransformFunc, want int) informerRun {
 	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{})
+	if err := inf.SetTransform(tf); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var run informerRun
 	got := make(chan struct{})
@@ -75,6 +80,18 @@ func podKey(obj any) string {
 func TestAnInformerOnFastlwSyncsAndNotifiesAsOnThePlainPath(t *testing.T) {
 	const pods = 600
 	want := pods + 4 // the adds, then add, update, delete, update (the bookmark is silent)
+	onEveryListPathAndFormat(t, pods, func(t *testing.T, env *testEnv, client rest.Interface, watchList bool) {
+		plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), nil, want)
+		fast := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), nil, want)
+		requireSameRun(t, "fastlw", plain, fast, pods)
+		requireListPaths(t, env.server, watchList)
+	})
+}
+
+// onEveryListPathAndFormat runs test against a fake apiserver of pods
+// pods (then every kind of change), with WatchList off and on, JSON and
+// protobuf, each in a subtest that checks no goroutine is left.
+func onEveryListPathAndFormat(t *testing.T, pods int, test func(t *testing.T, env *testEnv, client rest.Interface, watchList bool)) {
 	for _, watchList := range []bool{false, true} {
 		for _, format := range []string{"json", "protobuf"} {
 			t.Run(fmt.Sprintf("watchList=%v/%s", watchList, format), func(t *testing.T) {
@@ -82,18 +99,22 @@ func TestAnInformerOnFastlwSyncsAndNotifiesAsOnThePlainPath(t *testing.T) {
 				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 				env := startEnv(scenario{pods: newPods(pods), watchSteps: changes(), watchEnd: endHang})
 				defer env.close()
-				client := env.client(t, format)
-				plain := runInformer(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), want)
-				fast := runInformer(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil), want)
-				if !reflect.DeepEqual(plain.events, fast.events) {
-					t.Fatalf("handler events differ: %s", firstDifference(plain.events, fast.events))
-				}
-				if !reflect.DeepEqual(plain.store, fast.store) || len(fast.store) != pods {
-					t.Fatalf("stores differ: plain %d pods, fastlw %d", len(plain.store), len(fast.store))
-				}
-				requireListPaths(t, env.server, watchList)
+				test(t, env, env.client(t, format), watchList)
 			})
 		}
+	}
+}
+
+// requireSameRun fails unless run (of the informer called name) saw the
+// plain run's handler events in the same order and stored the same pods,
+// pods of them.
+func requireSameRun(t *testing.T, name string, plain, run informerRun, pods int) {
+	t.Helper()
+	if !reflect.DeepEqual(plain.events, run.events) {
+		t.Fatalf("%s: handler events differ: %s", name, firstDifference(plain.events, run.events))
+	}
+	if !reflect.DeepEqual(plain.store, run.store) || len(run.store) != pods {
+		t.Fatalf("%s: stores differ: plain %d pods, %d", name, len(plain.store), len(run.store))
 	}
 }
 

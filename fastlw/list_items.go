@@ -36,7 +36,9 @@ func (lw *ListerWatcher) decodeItems(decoder runtime.Decoder, page splitList, li
 				from, to := c*size, min(c*size+size, n)
 				if failed.Load() || !decodeChunk(decoder, page.chunk(from, to), all.Slice(from, to), list) {
 					failed.Store(true)
+					continue
 				}
+				earlyTransform(lw.cfg.Transform).items(all.Slice(from, to))
 			}
 		})
 	}

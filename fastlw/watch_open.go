@@ -33,7 +33,7 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 	// cancels, so that Stop never waits for a server that does not answer.
 	relayCtx, cancelRelay := context.WithCancel(ctx)
 	plain := func() (watch.Interface, error) { return lw.request(sent).Watch(relayCtx) }
-	stream := newOrderedStream(body, lw.streamFormat, plain, lw.cfg.Workers, lw.cfg.MaxInFlight)
+	stream := newOrderedStream(body, lw.streamFormat, plain, lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
 	stream.cancelRelay = cancelRelay
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, http.MethodGet, "ClientWatchDecoding")
 	return watch.NewStreamWatcher(stream, reporter), nil

@@ -35,6 +35,8 @@ type orderedStream struct {
 	format  func(first byte) (streamDecoding, bool)
 	plain   func() (watch.Interface, error)
 	workers int
+	// transform is the early pass the workers apply (Config.Transform).
+	transform earlyTransform
 
 	tokens  chan struct{}
 	pending chan *frameSlot
@@ -60,14 +62,16 @@ type frameSlot struct {
 	err       error
 }
 
-// newOrderedStream starts reading body.
-func newOrderedStream(body io.ReadCloser, format func(byte) (streamDecoding, bool), plain func() (watch.Interface, error), workers, maxInFlight int) *orderedStream {
+// newOrderedStream starts reading body; the workers apply transform to the
+// objects they decode.
+func newOrderedStream(body io.ReadCloser, format func(byte) (streamDecoding, bool), plain func() (watch.Interface, error), workers, maxInFlight int, transform earlyTransform) *orderedStream {
 	s := &orderedStream{
 		body: body, format: format, plain: plain, workers: max(1, min(workers, maxInFlight)),
-		tokens:  make(chan struct{}, maxInFlight),
-		pending: make(chan *frameSlot, maxInFlight),
-		work:    make(chan *frameSlot, maxInFlight),
-		stop:    make(chan struct{}),
+		transform: transform,
+		tokens:    make(chan struct{}, maxInFlight),
+		pending:   make(chan *frameSlot, maxInFlight),
+		work:      make(chan *frameSlot, maxInFlight),
+		stop:      make(chan struct{}),
 	}
 	s.running.Add(1)
 	go s.read()
@@ -166,6 +170,9 @@ func (s *orderedStream) decodeFrames(decoding streamDecoding) {
 			slot.err = errStreamClosed
 		default:
 			slot.eventType, slot.object, slot.err = decoding.decode(slot.data)
+			if slot.err == nil {
+				slot.object = s.transform.event(slot.eventType, slot.object)
+			}
 		}
 		slot.data = nil
 		close(slot.done)
