@@ -81,7 +81,20 @@ func TestTheDynamicAndMetadataFactoriesListThroughFastlwWithTheirClientsRequests
 // and the one its factory chooses, with clients on httpClient.
 func resourceListerWatchers(t *testing.T, tc resourceFactoryCase, httpClient *http.Client) (plain, chosen kcache.ListerWatcher) {
 	t.Helper()
-	config := &rest.Config{Host: "http://kcache.invalid"}
+	return resourceListerWatchersOn(t, tc, &rest.Config{Host: "http://kcache.invalid"}, httpClient)
+}
+
+// resourceListerWatchersAt is resourceListerWatchers with clients of the
+// server at host.
+func resourceListerWatchersAt(t *testing.T, tc resourceFactoryCase, host string) (plain, chosen kcache.ListerWatcher) {
+	t.Helper()
+	return resourceListerWatchersOn(t, tc, &rest.Config{Host: host}, http.DefaultClient)
+}
+
+// resourceListerWatchersOn is resourceListerWatchers with clients of config
+// on httpClient.
+func resourceListerWatchersOn(t *testing.T, tc resourceFactoryCase, config *rest.Config, httpClient *http.Client) (plain, chosen kcache.ListerWatcher) {
+	t.Helper()
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }
 	scope := resourceScope{gvr: tc.gvr, namespace: tc.namespace, tweak: tweak, plain: tc.plain}
 	if tc.metadata {
