@@ -42,22 +42,34 @@ func TestTheDynamicAndMetadataFactoriesTakeTheirPlainListWatchOptions(t *testing
 	}{
 		{"dynamic", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewDynamicSharedInformerFactory(dc, time.Minute) }, true},
+		} {
+			return NewDynamicSharedInformerFactory(dc, time.Minute)
+		}, true},
 		{"dynamic WithPlainListWatch", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, WithPlainListWatch()) }, false},
+		} {
+			return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, WithPlainListWatch())
+		}, false},
 		{"dynamic with options but not WithPlainListWatch", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, informers.WithNamespace("ns")) }, true},
+		} {
+			return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, informers.WithNamespace("ns"))
+		}, true},
 		{"metadata WithPlainMetadataListWatch", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute, WithPlainMetadataListWatch()) }, false},
+		} {
+			return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute, WithPlainMetadataListWatch())
+		}, false},
 		{"metadata with options, after one WithPlainMetadataListWatch", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute) }, true},
+		} {
+			return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute)
+		}, true},
 		{"metadata", func() interface {
 			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} { return NewMetadataSharedInformerFactory(mc, time.Minute) }, true},
+		} {
+			return NewMetadataSharedInformerFactory(mc, time.Minute)
+		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			inf := tc.factory().ForResource(pods).Informer()
