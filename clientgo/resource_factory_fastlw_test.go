@@ -98,29 +98,30 @@ func resourceListerWatchersOn(t *testing.T, tc resourceFactoryCase, config *rest
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }
 	scope := resourceScope{gvr: tc.gvr, namespace: tc.namespace, tweak: tweak, plain: tc.plain}
 	if tc.metadata {
-		var client metadata.Interface = metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme())
-		if !tc.fake {
-			c, err := metadata.NewForConfigAndClient(config, httpClient)
-			if err != nil {
-				t.Fatal(err)
-			}
-			client = c
-		}
+		client := realOrFake[metadata.Interface](t, tc.fake, metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme()),
+			func() (metadata.Interface, error) { return metadata.NewForConfigAndClient(config, httpClient) })
 		rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 		plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 		return plain, metadataListerWatcher(client, scope, plain)
 	}
-	var client dynamic.Interface = dynamicfake.NewSimpleDynamicClient(runtime.NewScheme())
-	if !tc.fake {
-		c, err := dynamic.NewForConfigAndClient(config, httpClient)
-		if err != nil {
-			t.Fatal(err)
-		}
-		client = c
-	}
+	client := realOrFake[dynamic.Interface](t, tc.fake, dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()),
+		func() (dynamic.Interface, error) { return dynamic.NewForConfigAndClient(config, httpClient) })
 	rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 	plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 	return plain, dynamicListerWatcher(client, scope, plain)
+}
+
+// realOrFake returns fakeClient when fake, else the client real builds.
+func realOrFake[C any](t *testing.T, fake bool, fakeClient C, real func() (C, error)) C {
+	t.Helper()
+	if fake {
+		return fakeClient
+	}
+	c, err := real()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // adaptList turns a typed List into the ListWatch's list function.

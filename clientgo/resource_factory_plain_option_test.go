@@ -34,42 +34,22 @@ func TestTheDynamicAndMetadataFactoriesTakeTheirPlainListWatchOptions(t *testing
 	}
 	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	for _, tc := range []struct {
-		name    string
-		factory func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		}
+		name     string
+		factory  func() byResource
 		wantFast bool
 	}{
-		{"dynamic", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
-			return NewDynamicSharedInformerFactory(dc, time.Minute)
-		}, true},
-		{"dynamic WithPlainListWatch", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
+		{"dynamic", func() byResource { return NewDynamicSharedInformerFactory(dc, time.Minute) }, true},
+		{"dynamic WithPlainListWatch", func() byResource {
 			return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, WithPlainListWatch())
 		}, false},
-		{"dynamic with options but not WithPlainListWatch", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
+		{"dynamic with options but not WithPlainListWatch", func() byResource {
 			return NewDynamicSharedInformerFactoryWithOptions(dc, time.Minute, informers.WithNamespace("ns"))
 		}, true},
-		{"metadata WithPlainMetadataListWatch", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
+		{"metadata WithPlainMetadataListWatch", func() byResource {
 			return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute, WithPlainMetadataListWatch())
 		}, false},
-		{"metadata with options, after one WithPlainMetadataListWatch", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
-			return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute)
-		}, true},
-		{"metadata", func() interface {
-			ForResource(schema.GroupVersionResource) informers.GenericInformer
-		} {
-			return NewMetadataSharedInformerFactory(mc, time.Minute)
-		}, true},
+		{"metadata with options, after one WithPlainMetadataListWatch", func() byResource { return NewMetadataSharedInformerFactoryWithOptions(mc, time.Minute) }, true},
+		{"metadata", func() byResource { return NewMetadataSharedInformerFactory(mc, time.Minute) }, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			inf := tc.factory().ForResource(pods).Informer()
@@ -79,6 +59,11 @@ func TestTheDynamicAndMetadataFactoriesTakeTheirPlainListWatchOptions(t *testing
 			}
 		})
 	}
+}
+
+// byResource is the method the dynamic and metadata factories share.
+type byResource interface {
+	ForResource(schema.GroupVersionResource) informers.GenericInformer
 }
 
 // informerListerWatcher returns the ListerWatcher of the kcache informer
