@@ -80,7 +80,9 @@ func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions
 
 // request builds the GET of the collection with the options sent as query
 // parameters, as cache.NewListWatchFromClient builds it, or as a typed
-// client does with PreferProtobuf and TimeoutFromOptions.
+// client does with PreferProtobuf and TimeoutFromOptions, or as the dynamic
+// and metadata clients do with AbsPath, the Accept headers and
+// WatchTimeoutFromOptions.
 func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
 	req := lw.cfg.Client.Get().
 		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf)
