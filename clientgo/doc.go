@@ -17,6 +17,15 @@
 //     around any typed package's constructor;
 //   - controller-runtime: cache.Options{NewInformer: clientgo.NewSharedIndexInformer}.
 //
+// The typed, dynamic and metadata factories list and watch through fastlw
+// (github.com/kcache-go/cache/fastlw: decoding off the critical path) when
+// their client is the real one (*kubernetes.Clientset, *dynamic.DynamicClient,
+// *metadata.Client), sending that client's very requests and decoding as it
+// does; a fake or any other implementation keeps the plain path, and so do
+// the factories given WithPlainListWatch (typed, and dynamic through
+// NewDynamicSharedInformerFactoryWithOptions) or WithPlainMetadataListWatch
+// (NewMetadataSharedInformerFactoryWithOptions).
+//
 // Handlers registered through a view receive client-go's
 // DeletedFinalStateUnknown, so existing `obj.(cache.DeletedFinalStateUnknown)`
 // code keeps working; everything else they receive is passed unchanged.

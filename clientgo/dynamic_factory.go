@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/dynamic/dynamiclister"
 	"k8s.io/client-go/informers"
+	"k8s.io/client-go/informers/internalinterfaces"
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
@@ -32,19 +33,46 @@ func NewDynamicSharedInformerFactory(client dynamic.Interface, defaultResync tim
 // namespace index, and Lister() a dynamiclister on its kcache storage. The
 // informer lists and watches client.Resource(gvr) in namespace, options
 // tweaked by tweakListOptions, and the client's WatchList capability is
-// kept (see kcache.ToListWatcherWithWatchListSemantics).
+// kept (see kcache.ToListWatcherWithWatchListSemantics). When client is a
+// *dynamic.DynamicClient it does so through fastlw, with the dynamic
+// client's requests and decoder (see dynamicListerWatcher);
+// NewDynamicSharedInformerFactoryWithOptions with WithPlainListWatch turns
+// that off.
 func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweakListOptions dynamicinformer.TweakListOptionsFunc) dynamicinformer.DynamicSharedInformerFactory {
+	return newDynamicFactory(client, defaultResync, namespace, tweakListOptions, false)
+}
+
+// NewDynamicSharedInformerFactoryWithOptions is NewFilteredDynamicSharedInformerFactory
+// with the options of the typed factory (client-go's dynamic package has no
+// options of its own): informers.WithNamespace, informers.WithTweakListOptions
+// and WithPlainListWatch are honoured, every other option is ignored. The
+// options are read from a client-go typed factory they are applied to.
+func NewDynamicSharedInformerFactoryWithOptions(client dynamic.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) dynamicinformer.DynamicSharedInformerFactory {
+	settings := informers.NewSharedInformerFactoryWithOptions(nil, defaultResync, options...)
+	var namespace string
+	var tweak internalinterfaces.TweakListOptionsFunc
+	if !readPrivateField(settings, "namespace", &namespace) || !readPrivateField(settings, "tweakListOptions", &tweak) {
+		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
+	}
+	return newDynamicFactory(client, defaultResync, namespace, dynamicinformer.TweakListOptionsFunc(tweak), wantsPlainListWatch(settings))
+}
+
+// newDynamicFactory builds the dynamic factory; tweak may be nil, plain
+// turns fastlw off.
+func newDynamicFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweak dynamicinformer.TweakListOptionsFunc, plain bool) dynamicinformer.DynamicSharedInformerFactory {
 	return &resourceInformerFactory{
 		resync: defaultResync,
 		build: func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer {
 			resourceClient := client.Resource(gvr).Namespace(namespace)
-			lw := resourceListWatch(tweakListOptions,
+			lw := resourceListWatch(tweak,
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
+			scope := resourceScope{gvr: gvr, namespace: namespace, tweak: tweak, plain: plain}
+			source := dynamicListerWatcher(client, scope, kcache.ToListWatcherWithWatchListSemantics(lw, client))
 			// NB: client-go's dynamic informers describe their objects by
 			// resource (reflector names, logs); its metadata informers do not.
-			inf := newResourceInformer(kcache.ToListWatcherWithWatchListSemantics(lw, client), &unstructured.Unstructured{}, gvr.String(), resync, nil)
+			inf := newResourceInformer(source, &unstructured.Unstructured{}, gvr.String(), resync, nil)
 			return genericInformer{inf, dynamiclister.NewRuntimeObjectShim(dynamiclister.New(inf.GetIndexer(), gvr))}
 		},
 	}

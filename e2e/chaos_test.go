@@ -74,6 +74,8 @@ type proxied struct {
 	o objects
 	// client is the clientset o's REST client belongs to.
 	client *kubernetes.Clientset
+	// cfg is client's configuration (through proxy), for other clients.
+	cfg *rest.Config
 }
 
 // newProxied starts a fault proxy in front of the API server with seed and
@@ -119,7 +121,7 @@ func newProxiedWith(t *testing.T, direct objects, seed uint64, rates map[faultpr
 	if err != nil {
 		t.Fatal(err)
 	}
-	return proxied{proxy: p, o: objects{kind: direct.kind, rc: client.CoreV1().RESTClient(), ns: direct.ns}, client: client}
+	return proxied{proxy: p, o: objects{kind: direct.kind, rc: client.CoreV1().RESTClient(), ns: direct.ns}, client: client, cfg: cfg}
 }
 
 // chaosSide is one kind under chaos: its namespace, read directly, and

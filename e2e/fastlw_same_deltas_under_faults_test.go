@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/informers"
+	clientgocache "k8s.io/client-go/tools/cache"
 )
 
 // The differential of issue 27 item 2: kcache's typed factory on fastlw
@@ -68,24 +69,32 @@ func TestTheTypedFactoryOnFastlwDeliversThePlainPathsDeltasInTheSameOrderUnderEv
 	for _, tc := range fastlwCases() {
 		t.Run(fmt.Sprintf("%s/%v on %v", tc.mode.name, tc.fault, tc.class), func(t *testing.T) {
 			t.Cleanup(setWatchListClientGate(tc.mode.watchList))
-			runFastlwCase(t, tc)
+			runFastlwCase(t, tc, typedFactorySide)
 		})
 	}
 }
 
-// fastlwSides are the two factories compared, in order.
-var fastlwSides = []struct {
-	name    string
-	options []informers.SharedInformerOption
-}{
-	{"plain", []informers.SharedInformerOption{clientgo.WithPlainListWatch()}},
-	{"fastlw", nil},
+// fastlwSideNames are the names of the two factories compared, in order:
+// the plain one first.
+var fastlwSideNames = []string{"plain", "fastlw"}
+
+// factorySide starts one side's informer: on the plain path or on fastlw.
+type factorySide func(ctx context.Context, px proxied, name string, plain bool) *watcher
+
+// typedFactorySide is the typed factory, WithPlainListWatch for the plain
+// side.
+func typedFactorySide(ctx context.Context, px proxied, name string, plain bool) *watcher {
+	var options []informers.SharedInformerOption
+	if plain {
+		options = append(options, clientgo.WithPlainListWatch())
+	}
+	return factoryWatcher(ctx, px, name, options)
 }
 
 // runFastlwCase runs one case: both sides sync, meet tc's fault, follow the
 // lockstep writes and converge; their deltas must be the writes, in order,
 // on both.
-func runFastlwCase(t *testing.T, tc fastlwCase) {
+func runFastlwCase(t *testing.T, tc fastlwCase, start factorySide) {
 	ctx := context.Background()
 	o := objectsIn(t, tc.kind, newNamespace(t, ctx, "fastlw-"+strings.ToLower(tc.mode.name)))
 	base, err := populate(ctx, o, "base", fastlwBaseObjects, 8)
@@ -98,10 +107,10 @@ func runFastlwCase(t *testing.T, tc fastlwCase) {
 	var ws []*watcher
 	wctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(func() { stopWatchers(t, cancel, ws) })
-	for _, side := range fastlwSides {
+	for i, name := range fastlwSideNames {
 		px := newProxiedWith(t, o, seed, rates, fastlwMaxEvents)
 		proxies = append(proxies, px.proxy)
-		ws = append(ws, factoryWatcher(wctx, px, side.name, side.options))
+		ws = append(ws, start(wctx, px, name, i == 0))
 	}
 	metFault := quiesceOnceMet(proxies, tc.fault)
 	poll(t, 3*time.Minute, "initial sync", func() string {
@@ -146,7 +155,12 @@ func factoryWatcher(ctx context.Context, px proxied, name string, options []info
 	if err != nil {
 		panic(err)
 	}
-	inf := generic.Informer()
+	return startedWatcher(px, name, generic.Informer(), func() { factory.StartWithContext(ctx); factory.Shutdown() })
+}
+
+// startedWatcher records inf's notifications and calls run, which runs inf
+// until the test's context is done and returns once it returned.
+func startedWatcher(px proxied, name string, inf clientgocache.SharedIndexInformer, run func()) *watcher {
 	rec := newRecorder(px.o.kind)
 	reg, err := inf.AddEventHandler(rec)
 	if err != nil {
@@ -157,7 +171,7 @@ func factoryWatcher(ctx context.Context, px proxied, name string, options []info
 		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
 		done:   make(chan struct{}),
 	}
-	go func() { defer close(w.done); factory.StartWithContext(ctx); factory.Shutdown() }()
+	go func() { defer close(w.done); run() }()
 	return w
 }
 

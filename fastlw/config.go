@@ -3,6 +3,7 @@ package fastlw
 import (
 	"runtime"
 
+	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
@@ -68,6 +69,23 @@ type Config struct {
 	// as client-go's typed clients do; false sends TimeoutSeconds only as a
 	// parameter, as cache.NewListWatchFromClient does.
 	TimeoutFromOptions bool
+	// WatchTimeoutFromOptions is TimeoutFromOptions for watch requests
+	// only, as the metadata client does (its lists send TimeoutSeconds as
+	// a parameter only).
+	WatchTimeoutFromOptions bool
+	// AbsPath, when set, is the group version's path ("/api/v1",
+	// "/apis/apps/v1") that replaces Client's own API path, as the dynamic
+	// and metadata clients address a resource (their REST clients have no
+	// group version of their own); the namespace and resource follow it.
+	AbsPath string
+	// ListAccept and WatchAccept, when set, are the Accept header of the
+	// list requests and of the watch requests, replacing Client's, as the
+	// metadata client asks for PartialObjectMetadataList and
+	// PartialObjectMetadata. A list response whose media type carries
+	// parameters is cut only when the media type, with exactly those
+	// parameters, is one ListAccept names and is not a Table; any other
+	// goes to the plain path, as before.
+	ListAccept, WatchAccept string
 }
 
 // ClientsetSerializer returns the serializer of the typed clientset
@@ -76,6 +94,23 @@ type Config struct {
 // watches.
 func ClientsetSerializer() k8sruntime.NegotiatedSerializer {
 	return scheme.Codecs.WithoutConversion()
+}
+
+// UnstructuredSerializer returns a serializer that decodes JSON (lists,
+// objects, watch streams) into *unstructured.Unstructured and
+// *unstructured.UnstructuredList with apimachinery's UnstructuredJSONScheme,
+// as the dynamic client does. It has no CBOR or protobuf: a response in
+// those goes to the plain path (the client's own decoder).
+func UnstructuredSerializer() k8sruntime.NegotiatedSerializer {
+	return unstructuredSerializer{}
+}
+
+// MetadataSerializer returns the serializer of the metadata client
+// (k8s.io/client-go/metadata): apimachinery's meta internal version scheme
+// without conversion, which decodes PartialObjectMetadata and
+// PartialObjectMetadataList from protobuf and JSON.
+func MetadataSerializer() k8sruntime.NegotiatedSerializer {
+	return metainternalversionscheme.Codecs.WithoutConversion()
 }
 
 // NewFromClient is the drop-in for cache.NewListWatchFromClient (kcache's

@@ -54,8 +54,9 @@
 // Gone for an expired continue token or a too old resource version, 406,
 // a cut body) come from the same rest.Result as they would on the plain
 // path, as the same *errors.StatusError; a Status in a watch stream is the
-// same Error event; a Table (the media type has parameters, or the body has
-// no items) is decoded by the plain path, so the Reflector refuses it as
+// same Error event; a Table (the media type has parameters that ListAccept
+// did not ask for, or any Table, or the body has no items) is decoded by
+// the plain path, so the Reflector refuses it as
 // before; timeoutSeconds and the context go with the request. Anything
 // fastlw cannot serve goes through the plain path: a list response it
 // cannot cut or decode (Result.Get), a serializer with no stream
@@ -66,9 +67,12 @@
 // NewFromClient and NewFilteredFromClient are the drop-ins for
 // cache.NewListWatchFromClient and cache.NewFilteredListWatchFromClient:
 // the same arguments and the same requests, plus the serializer. The
-// typed factory of kcache's clientgo package uses fastlw by default,
-// configured as the typed clients it replaces (PreferProtobuf,
-// TimeoutFromOptions). Use it wherever a ListerWatcher goes, for example
+// typed, dynamic and metadata factories of kcache's clientgo package use
+// fastlw by default, configured as the clients they replace: the typed
+// clients (PreferProtobuf, TimeoutFromOptions), the dynamic client (AbsPath,
+// UnstructuredSerializer) and the metadata client (AbsPath, ListAccept and
+// WatchAccept for PartialObjectMetadataList and PartialObjectMetadata,
+// WatchTimeoutFromOptions, MetadataSerializer). Use it wherever a ListerWatcher goes, for example
 // with an informer:
 //
 //	client := clientset.CoreV1().RESTClient()

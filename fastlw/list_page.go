@@ -65,7 +65,7 @@ func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, 
 	}
 	var contentType string
 	result.ContentType(&contentType)
-	mediaType, ok := plainMediaType(contentType)
+	mediaType, ok := lw.cuttableMediaType(contentType)
 	if !ok {
 		return nil, nil, false
 	}
@@ -86,6 +86,42 @@ func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, 
 		return nil, nil, false
 	}
 	return page, lw.cfg.Serializer.DecoderToVersion(info.Serializer, lw.cfg.Client.APIVersion()), true
+}
+
+// cuttableMediaType returns the media type of a list response's
+// Content-Type header when fastlw may cut it: it has no parameter but
+// charset=utf-8, or its parameters are exactly those of a media range of
+// the configured ListAccept (PartialObjectMetadataList for the metadata
+// client) other than a Table.
+func (lw *ListerWatcher) cuttableMediaType(contentType string) (string, bool) {
+	if mediaType, ok := plainMediaType(contentType); ok {
+		return mediaType, true
+	}
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil || strings.EqualFold(params["as"], "Table") {
+		return "", false
+	}
+	for _, asked := range strings.Split(lw.cfg.ListAccept, ",") {
+		askedType, askedParams, err := mime.ParseMediaType(strings.TrimSpace(asked))
+		if err == nil && askedType == mediaType && sameParameters(askedParams, params) {
+			return mediaType, true
+		}
+	}
+	return "", false
+}
+
+// sameParameters reports whether a and b hold the same media type
+// parameters, values compared ignoring case.
+func sameParameters(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, value := range a {
+		if !strings.EqualFold(b[name], value) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainMediaType returns the media type of a Content-Type header when it

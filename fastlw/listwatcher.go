@@ -80,15 +80,33 @@ func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions
 
 // request builds the GET of the collection with the options sent as query
 // parameters, as cache.NewListWatchFromClient builds it, or as a typed
-// client does with PreferProtobuf and TimeoutFromOptions.
+// client does with PreferProtobuf and TimeoutFromOptions, or as the dynamic
+// and metadata clients do with AbsPath, the Accept headers and
+// WatchTimeoutFromOptions.
 func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
 	req := lw.cfg.Client.Get().
-		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf).
-		Namespace(lw.cfg.Namespace).
+		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf)
+	if lw.cfg.AbsPath != "" {
+		req = req.AbsPath(lw.cfg.AbsPath)
+	}
+	if accept := lw.accept(sent.Watch); accept != "" {
+		req = req.SetHeader("Accept", accept)
+	}
+	req = req.Namespace(lw.cfg.Namespace).
 		Resource(lw.cfg.Resource).
 		VersionedParams(&sent, metav1.ParameterCodec)
-	if lw.cfg.TimeoutFromOptions && sent.TimeoutSeconds != nil {
+	timeoutFromOptions := lw.cfg.TimeoutFromOptions || (sent.Watch && lw.cfg.WatchTimeoutFromOptions)
+	if timeoutFromOptions && sent.TimeoutSeconds != nil {
 		req = req.Timeout(time.Duration(*sent.TimeoutSeconds) * time.Second)
 	}
 	return req
+}
+
+// accept returns the configured Accept header of a watch (watching) or a
+// list request; "" leaves Client's.
+func (lw *ListerWatcher) accept(watching bool) string {
+	if watching {
+		return lw.cfg.WatchAccept
+	}
+	return lw.cfg.ListAccept
 }

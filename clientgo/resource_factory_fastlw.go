@@ -1,0 +1,97 @@
+package clientgo
+
+import (
+	"path"
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/metadata"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/watchlist"
+
+	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/fastlw"
+)
+
+// The Accept headers of the metadata client's list and watch requests, as
+// it sends them (pinned by the request differential tests).
+const (
+	metadataListAccept  = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json"
+	metadataWatchAccept = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json"
+)
+
+// resourceScope is what one informer of a dynamic or metadata factory lists
+// and watches: the resource, the namespace (metav1.NamespaceAll for all),
+// the tweak (may be nil), and whether fastlw is off.
+type resourceScope struct {
+	gvr       schema.GroupVersionResource
+	namespace string
+	tweak     func(*metav1.ListOptions)
+	plain     bool
+}
+
+// dynamicListerWatcher returns the ListerWatcher of scope for client: a
+// fastlw ListerWatcher sending the dynamic client's own requests (its REST
+// client, the resource's path, its Accept header) and decoding as it does
+// (UnstructuredSerializer) when client is a *dynamic.DynamicClient whose
+// REST client can be read, fastlw is on, and plain does not refuse
+// WatchList semantics; plain (client.Resource(gvr).Namespace(namespace)
+// with the tweak) otherwise: a fake, any other dynamic.Interface.
+func dynamicListerWatcher(client dynamic.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
+	dc, ok := client.(*dynamic.DynamicClient)
+	var rc rest.Interface
+	if !ok || !readPrivateField(dc, "client", &rc) {
+		return plain
+	}
+	return fastOrPlain(rc, scope, plain, fastlw.UnstructuredSerializer(), "", "", false)
+}
+
+// metadataListerWatcher is dynamicListerWatcher for the metadata client: a
+// *metadata.Client, its REST client, its Accept headers for
+// PartialObjectMetadataList and PartialObjectMetadata, and its decoder
+// (MetadataSerializer); its watches, not its lists, also take
+// TimeoutSeconds as the request's Timeout.
+func metadataListerWatcher(client metadata.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
+	mc, ok := client.(*metadata.Client)
+	var rc *rest.RESTClient
+	if !ok || !readPrivateField(mc, "client", &rc) || rc == nil {
+		return plain
+	}
+	return fastOrPlain(rc, scope, plain, fastlw.MetadataSerializer(), metadataListAccept, metadataWatchAccept, true)
+}
+
+// fastOrPlain returns the fastlw ListerWatcher of scope through rc (none
+// when rc is a nil pointer, fastlw is off, or plain refuses WatchList
+// semantics: then plain), with serializer, the Accept headers (none: the
+// client's) and, when watchTimeout, the watch's TimeoutSeconds as its
+// Timeout.
+func fastOrPlain(rc rest.Interface, scope resourceScope, plain kcache.ListerWatcher, serializer runtime.NegotiatedSerializer, listAccept, watchAccept string, watchTimeout bool) kcache.ListerWatcher {
+	if rv := reflect.ValueOf(rc); !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) ||
+		scope.plain || watchlist.DoesClientNotSupportWatchListSemantics(plain) {
+		return plain
+	}
+	return fastlw.New(fastlw.Config{
+		Client:          rc,
+		Resource:        scope.gvr.Resource,
+		Namespace:       scope.namespace,
+		OptionsModifier: scope.tweak,
+		Serializer:      serializer,
+		AbsPath:         groupVersionPath(scope.gvr.GroupVersion()),
+		ListAccept:      listAccept,
+		WatchAccept:     watchAccept,
+
+		WatchTimeoutFromOptions: watchTimeout,
+	})
+}
+
+// groupVersionPath is the API path of gv: /api/v1 for the core group,
+// /apis/<group>/<version> otherwise.
+func groupVersionPath(gv schema.GroupVersion) string {
+	if gv.Group == "" {
+		return path.Join("/api", gv.Version)
+	}
+	return path.Join("/apis", gv.Group, gv.Version)
+}
