@@ -22,9 +22,8 @@
 // their client is the real one (*kubernetes.Clientset, *dynamic.DynamicClient,
 // *metadata.Client), sending that client's very requests and decoding as it
 // does; a fake or any other implementation keeps the plain path, and so do
-// the factories given WithPlainListWatch (typed, and dynamic through
-// NewDynamicSharedInformerFactoryWithOptions) or WithPlainMetadataListWatch
-// (NewMetadataSharedInformerFactoryWithOptions).
+// the typed factory given WithPlainListWatch and the dynamic and metadata
+// factories given a client behind PlainDynamicClient or PlainMetadataClient.
 //
 // Handlers registered through a view receive client-go's
 // DeletedFinalStateUnknown, so existing `obj.(cache.DeletedFinalStateUnknown)`

@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/dynamic/dynamiclister"
 	"k8s.io/client-go/informers"
-	"k8s.io/client-go/informers/internalinterfaces"
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
@@ -36,30 +35,13 @@ func NewDynamicSharedInformerFactory(client dynamic.Interface, defaultResync tim
 // kept (see kcache.ToListWatcherWithWatchListSemantics). When client is a
 // *dynamic.DynamicClient it does so through fastlw, with the dynamic
 // client's requests and decoder (see dynamicListerWatcher);
-// NewDynamicSharedInformerFactoryWithOptions with WithPlainListWatch turns
-// that off.
+// PlainDynamicClient(client) turns that off.
 func NewFilteredDynamicSharedInformerFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweakListOptions dynamicinformer.TweakListOptionsFunc) dynamicinformer.DynamicSharedInformerFactory {
-	return newDynamicFactory(client, defaultResync, namespace, tweakListOptions, false)
+	return newDynamicFactory(client, defaultResync, namespace, tweakListOptions)
 }
 
-// NewDynamicSharedInformerFactoryWithOptions is NewFilteredDynamicSharedInformerFactory
-// with the options of the typed factory (client-go's dynamic package has no
-// options of its own): informers.WithNamespace, informers.WithTweakListOptions
-// and WithPlainListWatch are honoured, every other option is ignored. The
-// options are read from a client-go typed factory they are applied to.
-func NewDynamicSharedInformerFactoryWithOptions(client dynamic.Interface, defaultResync time.Duration, options ...informers.SharedInformerOption) dynamicinformer.DynamicSharedInformerFactory {
-	settings := informers.NewSharedInformerFactoryWithOptions(nil, defaultResync, options...)
-	var namespace string
-	var tweak internalinterfaces.TweakListOptionsFunc
-	if !readPrivateField(settings, "namespace", &namespace) || !readPrivateField(settings, "tweakListOptions", &tweak) {
-		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
-	}
-	return newDynamicFactory(client, defaultResync, namespace, dynamicinformer.TweakListOptionsFunc(tweak), wantsPlainListWatch(settings))
-}
-
-// newDynamicFactory builds the dynamic factory; tweak may be nil, plain
-// turns fastlw off.
-func newDynamicFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweak dynamicinformer.TweakListOptionsFunc, plain bool) dynamicinformer.DynamicSharedInformerFactory {
+// newDynamicFactory builds the dynamic factory; tweak may be nil.
+func newDynamicFactory(client dynamic.Interface, defaultResync time.Duration, namespace string, tweak dynamicinformer.TweakListOptionsFunc) dynamicinformer.DynamicSharedInformerFactory {
 	return &resourceInformerFactory{
 		resync: defaultResync,
 		build: func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer {
@@ -68,7 +50,7 @@ func newDynamicFactory(client dynamic.Interface, defaultResync time.Duration, na
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
-			scope := resourceScope{gvr: gvr, namespace: namespace, tweak: tweak, plain: plain}
+			scope := resourceScope{gvr: gvr, namespace: namespace, tweak: tweak}
 			source := dynamicListerWatcher(client, scope, kcache.ToListWatcherWithWatchListSemantics(lw, client))
 			// NB: client-go's dynamic informers describe their objects by
 			// resource (reflector names, logs); its metadata informers do not.

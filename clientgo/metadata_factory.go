@@ -29,28 +29,26 @@ func NewMetadataSharedInformerFactory(client metadata.Interface, defaultResync t
 // namespace index, and Lister() a metadatalister on its kcache storage.
 // When client is a *metadata.Client the informer lists and watches through
 // fastlw, with the metadata client's requests and decoder (see
-// metadataListerWatcher); NewMetadataSharedInformerFactoryWithOptions with
-// WithPlainMetadataListWatch turns that off.
+// metadataListerWatcher); PlainMetadataClient(client) turns that off.
 func NewFilteredMetadataSharedInformerFactory(client metadata.Interface, defaultResync time.Duration, namespace string, tweakListOptions metadatainformer.TweakListOptionsFunc) metadatainformer.SharedInformerFactory {
-	return newMetadataFactory(client, defaultResync, namespace, tweakListOptions, nil, false)
+	return newMetadataFactory(client, defaultResync, namespace, tweakListOptions, nil)
 }
 
 // NewMetadataSharedInformerFactoryWithOptions is client-go's
 // metadatainformer.NewSharedInformerFactoryWithOptions on kcache; the
-// options (WithTransform, WithPlainMetadataListWatch) are read from a client-go factory they are applied
-// to (see readPrivateField).
+// options (WithTransform) are read from a client-go factory they are
+// applied to (see readPrivateField).
 func NewMetadataSharedInformerFactoryWithOptions(client metadata.Interface, defaultResync time.Duration, options ...metadatainformer.SharedInformerOption) metadatainformer.SharedInformerFactory {
 	settings := metadatainformer.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
 	var transform clientgocache.TransformFunc
 	if !readPrivateField(settings, "transform", &transform) {
 		panic("clientgo: cannot read the transform of client-go's metadata informer factory; this client-go version is not supported")
 	}
-	return newMetadataFactory(client, defaultResync, metav1.NamespaceAll, nil, transform, plainMetadataListWatchApplied(settings))
+	return newMetadataFactory(client, defaultResync, metav1.NamespaceAll, nil, transform)
 }
 
-// newMetadataFactory builds the factory; transform may be nil, plain turns
-// fastlw off.
-func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, namespace string, tweak metadatainformer.TweakListOptionsFunc, transform clientgocache.TransformFunc, plain bool) metadatainformer.SharedInformerFactory {
+// newMetadataFactory builds the factory; tweak and transform may be nil.
+func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, namespace string, tweak metadatainformer.TweakListOptionsFunc, transform clientgocache.TransformFunc) metadatainformer.SharedInformerFactory {
 	return &metadataInformerFactory{resourceInformerFactory{
 		resync: defaultResync,
 		build: func(gvr schema.GroupVersionResource, resync time.Duration) informers.GenericInformer {
@@ -59,7 +57,7 @@ func newMetadataFactory(client metadata.Interface, defaultResync time.Duration, 
 				func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					return resourceClient.List(ctx, opts)
 				}, resourceClient.Watch)
-			scope := resourceScope{gvr: gvr, namespace: namespace, tweak: tweak, plain: plain}
+			scope := resourceScope{gvr: gvr, namespace: namespace, tweak: tweak}
 			source := metadataListerWatcher(client, scope, kcache.ToListWatcherWithWatchListSemantics(lw, client))
 			inf := newResourceInformer(source, &metav1.PartialObjectMetadata{}, "", resync, transform)
 			return genericInformer{inf, metadatalister.NewRuntimeObjectShim(metadatalister.New(inf.GetIndexer(), gvr))}

@@ -24,13 +24,12 @@ const (
 )
 
 // resourceScope is what one informer of a dynamic or metadata factory lists
-// and watches: the resource, the namespace (metav1.NamespaceAll for all),
-// the tweak (may be nil), and whether fastlw is off.
+// and watches: the resource, the namespace (metav1.NamespaceAll for all)
+// and the tweak (may be nil).
 type resourceScope struct {
 	gvr       schema.GroupVersionResource
 	namespace string
 	tweak     func(*metav1.ListOptions)
-	plain     bool
 }
 
 // dynamicListerWatcher returns the ListerWatcher of scope for client: a
@@ -64,13 +63,13 @@ func metadataListerWatcher(client metadata.Interface, scope resourceScope, plain
 }
 
 // fastOrPlain returns the fastlw ListerWatcher of scope through rc (none
-// when rc is a nil pointer, fastlw is off, or plain refuses WatchList
+// when rc is a nil pointer or plain refuses WatchList
 // semantics: then plain), with serializer, the Accept headers (none: the
 // client's) and, when watchTimeout, the watch's TimeoutSeconds as its
 // Timeout.
 func fastOrPlain(rc rest.Interface, scope resourceScope, plain kcache.ListerWatcher, serializer runtime.NegotiatedSerializer, listAccept, watchAccept string, watchTimeout bool) kcache.ListerWatcher {
 	if rv := reflect.ValueOf(rc); !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) ||
-		scope.plain || watchlist.DoesClientNotSupportWatchListSemantics(plain) {
+		watchlist.DoesClientNotSupportWatchListSemantics(plain) {
 		return plain
 	}
 	return fastlw.New(fastlw.Config{

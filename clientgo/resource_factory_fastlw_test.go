@@ -23,7 +23,7 @@ type resourceFactoryCase struct {
 	name      string
 	metadata  bool // the metadata factory, else the dynamic one
 	fake      bool // a fake client
-	plain     bool // fastlw turned off
+	plain     bool // the client behind PlainDynamicClient / PlainMetadataClient
 	gvr       schema.GroupVersionResource
 	namespace string
 	wantFast  bool
@@ -96,16 +96,22 @@ func resourceListerWatchersAt(t *testing.T, tc resourceFactoryCase, host string)
 func resourceListerWatchersOn(t *testing.T, tc resourceFactoryCase, config *rest.Config, httpClient *http.Client) (plain, chosen kcache.ListerWatcher) {
 	t.Helper()
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }
-	scope := resourceScope{gvr: tc.gvr, namespace: tc.namespace, tweak: tweak, plain: tc.plain}
+	scope := resourceScope{gvr: tc.gvr, namespace: tc.namespace, tweak: tweak}
 	if tc.metadata {
 		client := realOrFake[metadata.Interface](t, tc.fake, metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme()),
 			func() (metadata.Interface, error) { return metadata.NewForConfigAndClient(config, httpClient) })
+		if tc.plain {
+			client = PlainMetadataClient(client)
+		}
 		rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 		plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 		return plain, metadataListerWatcher(client, scope, plain)
 	}
 	client := realOrFake[dynamic.Interface](t, tc.fake, dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()),
 		func() (dynamic.Interface, error) { return dynamic.NewForConfigAndClient(config, httpClient) })
+	if tc.plain {
+		client = PlainDynamicClient(client)
+	}
 	rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 	plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 	return plain, dynamicListerWatcher(client, scope, plain)

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/informers"
 	"k8s.io/client-go/metadata"
 
 	"github.com/kcache-go/cache/clientgo"
@@ -41,35 +40,33 @@ func TestTheDynamicAndMetadataFactoriesOnFastlwDeliverThePlainPathsDeltasInTheSa
 }
 
 // dynamicFactorySide is kcache's dynamic factory on a dynamic client of
-// px's configuration, scoped to px's namespace; WithPlainListWatch for the
-// plain side.
+// px's configuration, scoped to px's namespace; the plain side's client is
+// behind clientgo.PlainDynamicClient.
 func dynamicFactorySide(ctx context.Context, px proxied, name string, plain bool) *watcher {
+	var client dynamic.Interface
 	client, err := dynamic.NewForConfig(px.cfg)
 	if err != nil {
 		panic(err)
 	}
-	options := []informers.SharedInformerOption{informers.WithNamespace(px.o.ns)}
 	if plain {
-		options = append(options, clientgo.WithPlainListWatch())
+		client = clientgo.PlainDynamicClient(client)
 	}
-	factory := clientgo.NewDynamicSharedInformerFactoryWithOptions(client, 0, options...)
+	factory := clientgo.NewFilteredDynamicSharedInformerFactory(client, 0, px.o.ns, nil)
 	inf := factory.ForResource(schema.GroupVersionResource{Version: "v1", Resource: px.o.kind.resource}).Informer()
 	return startedWatcher(px, name, inf, func() { factory.Start(ctx.Done()); <-ctx.Done(); factory.Shutdown() })
 }
 
 // metadataFactorySide is kcache's metadata factory on a metadata client of
-// px's configuration, scoped to px's namespace. The plain side's client is
-// wrapped in a metadata.Interface of the test's own, which the factory
-// serves by the plain path (client-go's filtered constructor, which scopes
-// by namespace, takes no options, so no WithPlainMetadataListWatch).
+// px's configuration, scoped to px's namespace; the plain side's client is
+// behind clientgo.PlainMetadataClient.
 func metadataFactorySide(ctx context.Context, px proxied, name string, plain bool) *watcher {
-	real, err := metadata.NewForConfig(px.cfg)
+	var client metadata.Interface
+	client, err := metadata.NewForConfig(px.cfg)
 	if err != nil {
 		panic(err)
 	}
-	var client metadata.Interface = real
 	if plain {
-		client = otherMetadataClient{real}
+		client = clientgo.PlainMetadataClient(client)
 	}
 	gvr := schema.GroupVersionResource{Version: "v1", Resource: px.o.kind.resource}
 	factory := clientgo.NewFilteredMetadataSharedInformerFactory(client, 0, px.o.ns, nil)
@@ -102,7 +99,3 @@ func metadataOnly(k kind) kind {
 	k.data = func(runtime.Object) string { return "" }
 	return k
 }
-
-// otherMetadataClient is a metadata.Interface that is not a
-// *metadata.Client.
-type otherMetadataClient struct{ metadata.Interface }
