@@ -119,10 +119,16 @@ func queueBurstCG(g *queuePeakGauge) queueBurstQueue {
 		AtomicEvents: true, UnlockWhileProcessing: true,
 		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstCGProvider{g},
 	})
+	return queueBurstOn[cg.Delta, cg.PopProcessFunc, cg.ProcessBatchFunc](f)
+}
+
+// queueBurstOn wraps f as the burst benchmark's queue: each pop works
+// on as many events as it takes.
+func queueBurstOn[D any, P ~func(interface{}, bool) error, B ~func([]D, bool) error](f queueRealFIFO[D, P, B]) queueBurstQueue {
 	return queueBurstQueue{
 		add: f.Add,
 		popBatch: func() (n int, err error) {
-			err = f.PopBatch(func(ds []cg.Delta, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
+			err = f.PopBatch(func(ds []D, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
 				func(interface{}, bool) error { n = 1; queueBurstWork(1); return nil })
 			return n, err
 		},
@@ -140,15 +146,7 @@ func queueBurstKC(g *queuePeakGauge) queueBurstQueue {
 		AtomicEvents: true, UnlockWhileProcessing: true,
 		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstKCProvider{g},
 	})
-	return queueBurstQueue{
-		add: f.Add,
-		popBatch: func() (n int, err error) {
-			err = f.PopBatch(func(ds []kc.Delta, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
-				func(interface{}, bool) error { n = 1; queueBurstWork(1); return nil })
-			return n, err
-		},
-		close: f.Close,
-	}
+	return queueBurstOn[kc.Delta, kc.PopProcessFunc, kc.ProcessBatchFunc](f)
 }
 
 // queueBurstRun pushes queueBurstSize events from one producer goroutine

@@ -66,27 +66,30 @@ func storeAppIndex(obj any) ([]string, error) {
 // storeAllIndices is how many indices a full benchmark Indexer has.
 const storeAllIndices = 3
 
+// storeIndexers returns the first indices pod indices (1: namespace; 3:
+// namespace, node, app) as either library's Indexers, byNamespace being
+// that library's MetaNamespaceIndexFunc.
+func storeIndexers[IX ~map[string]F, F ~func(any) ([]string, error)](indices int, byNamespace F) IX {
+	ix := IX{storeByNamespace: byNamespace}
+	if indices > 1 {
+		ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
+	}
+	return ix
+}
+
 // storeImpls lists client-go first, then kcache, built the same way.
 var storeImpls = []storeImpl{
 	{
 		name: "client-go",
 		newIndexer: func(shape storeClusterShape, indices int) storeReader {
-			ix := cg.Indexers{storeByNamespace: cg.MetaNamespaceIndexFunc}
-			if indices > 1 {
-				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
-			}
-			return cg.NewIndexer(storeCGKeyFunc(shape), ix)
+			return cg.NewIndexer(storeCGKeyFunc(shape), storeIndexers[cg.Indexers](indices, cg.MetaNamespaceIndexFunc))
 		},
 		newStore: func(shape storeClusterShape) storePlain { return cg.NewStore(storeCGKeyFunc(shape)) },
 	},
 	{
 		name: "kcache",
 		newIndexer: func(shape storeClusterShape, indices int) storeReader {
-			ix := kc.Indexers{storeByNamespace: kc.MetaNamespaceIndexFunc}
-			if indices > 1 {
-				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
-			}
-			return kc.NewIndexer(storeKCKeyFunc(shape), ix)
+			return kc.NewIndexer(storeKCKeyFunc(shape), storeIndexers[kc.Indexers](indices, kc.MetaNamespaceIndexFunc))
 		},
 		newStore: func(shape storeClusterShape) storePlain { return kc.NewStore(storeKCKeyFunc(shape)) },
 	},
