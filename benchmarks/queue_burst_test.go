@@ -45,30 +45,19 @@ type queueNopHistogram struct{}
 // Observe implements HistogramMetric for both packages.
 func (queueNopHistogram) Observe(float64) {}
 
-// queueBurstCGProvider hands a peak gauge to client-go's RealFIFO.
-type queueBurstCGProvider struct{ g *queuePeakGauge }
+// queueBurstProvider hands a peak gauge to a RealFIFO of either library:
+// ID is its InformerNameAndResource, G its GaugeMetric and H its
+// HistogramMetric.
+type queueBurstProvider[ID, G, H any] struct{ g *queuePeakGauge }
 
-func (p queueBurstCGProvider) NewQueuedItemMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return p.g
+func (p queueBurstProvider[ID, G, H]) NewQueuedItemMetric(ID) G {
+	return any(p.g).(G)
 }
-func (queueBurstCGProvider) NewProcessingLatencyMetric(cg.InformerNameAndResource) cg.HistogramMetric {
-	return queueNopHistogram{}
+func (queueBurstProvider[ID, G, H]) NewProcessingLatencyMetric(ID) H {
+	return any(queueNopHistogram{}).(H)
 }
-func (queueBurstCGProvider) NewStoreResourceVersionMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return &queuePeakGauge{}
-}
-
-// queueBurstKCProvider hands a peak gauge to kcache's RealFIFO.
-type queueBurstKCProvider struct{ g *queuePeakGauge }
-
-func (p queueBurstKCProvider) NewQueuedItemMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return p.g
-}
-func (queueBurstKCProvider) NewProcessingLatencyMetric(kc.InformerNameAndResource) kc.HistogramMetric {
-	return queueNopHistogram{}
-}
-func (queueBurstKCProvider) NewStoreResourceVersionMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return &queuePeakGauge{}
+func (queueBurstProvider[ID, G, H]) NewStoreResourceVersionMetric(ID) G {
+	return any(&queuePeakGauge{}).(G)
 }
 
 // queueBurstSpinWork burns CPU for one delta and returns a value the
@@ -117,7 +106,7 @@ func queueBurstCG(g *queuePeakGauge) queueBurstQueue {
 	}
 	f := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{
 		AtomicEvents: true, UnlockWhileProcessing: true,
-		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstCGProvider{g},
+		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstProvider[cg.InformerNameAndResource, cg.GaugeMetric, cg.HistogramMetric]{g},
 	})
 	return queueBurstOn[cg.Delta, cg.PopProcessFunc, cg.ProcessBatchFunc](f)
 }
@@ -144,7 +133,7 @@ func queueBurstKC(g *queuePeakGauge) queueBurstQueue {
 	}
 	f := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{
 		AtomicEvents: true, UnlockWhileProcessing: true,
-		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstKCProvider{g},
+		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstProvider[kc.InformerNameAndResource, kc.GaugeMetric, kc.HistogramMetric]{g},
 	})
 	return queueBurstOn[kc.Delta, kc.PopProcessFunc, kc.ProcessBatchFunc](f)
 }
