@@ -111,13 +111,7 @@ func newRecordingClient() *recordingClient {
 	return rc
 }
 
-func (rc *recordingClient) take() []string {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	out := rc.urls
-	rc.urls = nil
-	return out
-}
+func (rc *recordingClient) take() []string { return takeRecorded(&rc.mu, &rc.urls) }
 
 // listWatchCase is one construction of a client-backed ListWatch and the
 // calls made on it.
