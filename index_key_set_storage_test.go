@@ -130,16 +130,6 @@ func (w *weakValues) fn(obj interface{}) ([]string, error) {
 
 func weakValue(v string) string { return v + strings.Repeat(".", 64) }
 
-func collected(p weak.Pointer[byte]) bool {
-	for i := 0; i < 4; i++ {
-		runtime.GC()
-		if p.Value() == nil {
-			return true
-		}
-	}
-	return false
-}
-
 func TestAReleasedKeySetDoesNotKeepItsValueReachable(t *testing.T) {
 	cases := []struct {
 		name    string
@@ -180,7 +170,7 @@ func TestAReleasedKeySetDoesNotKeepItsValueReachable(t *testing.T) {
 			if vi.byValue[weakValue("victim")] != nil {
 				t.Fatalf("victim still indexed")
 			}
-			if !collected(valuePtr) {
+			if !weakTargetCollected(valuePtr) {
 				t.Errorf("the released set's value string is still reachable")
 			}
 			checkSole(t, m, "after release")

@@ -116,17 +116,6 @@ func TestConcurrentReadsSeeOneConsistentSnapshotWhileWritersChurnTheRecords(t *t
 	}
 }
 
-// layoutCollected reports whether p's target is collected within a few GCs.
-func layoutCollected[T any](p weak.Pointer[T]) bool {
-	for i := 0; i < 5; i++ {
-		runtime.GC()
-		if p.Value() == nil {
-			return true
-		}
-	}
-	return false
-}
-
 func TestADeletedObjectIsNotRetainedByTheStore(t *testing.T) {
 	rows := []struct {
 		name string
@@ -167,7 +156,7 @@ func TestADeletedObjectIsNotRetainedByTheStore(t *testing.T) {
 				wp = weak.Make(o)
 				row.run(s, func() { s.Add("victim", o) })
 			}()
-			if !layoutCollected(wp) {
+			if !weakTargetCollected(wp) {
 				t.Fatal("the dropped object is still reachable from the store")
 			}
 			runtime.KeepAlive(s)
@@ -199,7 +188,7 @@ func TestAHugeDeletedKeyIsFreedAndAListedKeyPinsOnlyItsOwnBytes(t *testing.T) {
 		}
 		s.Delete(hk)
 	}()
-	if !layoutCollected(huge) {
+	if !weakTargetCollected(huge) {
 		t.Fatal("the deleted 1 MiB key is still reachable")
 	}
 	if small != "sss" {

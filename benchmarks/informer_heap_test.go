@@ -303,10 +303,7 @@ var heapImpls = []heapImpl{
 		name: "client-go",
 		informer: func(lw *heapSource, indices int) informerUnderBench {
 			inf := cache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, cache.Indexers(heapIndexers[cache.IndexFunc](indices)))
-			return informerUnderBench{
-				add: func(h *informerCountingHandler) error { _, err := inf.AddEventHandler(h); return err },
-				run: inf.RunWithContext,
-			}
+			return informerUnderBenchOf[cache.ResourceEventHandler, cache.ResourceEventHandlerRegistration](inf)
 		},
 		indexer: func(indices int) storeReader {
 			return cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers(heapIndexers[cache.IndexFunc](indices)))
@@ -316,10 +313,7 @@ var heapImpls = []heapImpl{
 		name: "kcache",
 		informer: func(lw *heapSource, indices int) informerUnderBench {
 			inf := kcache.NewSharedIndexInformer(lw, &v1.Pod{}, 0, kcache.Indexers(heapIndexers[kcache.IndexFunc](indices)))
-			return informerUnderBench{
-				add: func(h *informerCountingHandler) error { _, err := inf.AddEventHandler(h); return err },
-				run: inf.RunWithContext,
-			}
+			return informerUnderBenchOf[kcache.ResourceEventHandler, kcache.ResourceEventHandlerRegistration](inf)
 		},
 		indexer: func(indices int) storeReader {
 			return kcache.NewIndexer(kcache.DeletionHandlingMetaNamespaceKeyFunc, kcache.Indexers(heapIndexers[kcache.IndexFunc](indices)))

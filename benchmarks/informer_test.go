@@ -138,20 +138,50 @@ type informerUnderBench struct {
 	run func(ctx context.Context)
 }
 
-func informerBenchClientGo(lw *informerBenchSource) informerUnderBench {
-	inf := cache.NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, cache.Indexers{})
+// informerUnderBenchOf adapts a SharedIndexInformer of either library; H is
+// its ResourceEventHandler and R its ResourceEventHandlerRegistration.
+func informerUnderBenchOf[H, R any](inf interface {
+	AddEventHandler(handler H) (R, error)
+	RunWithContext(ctx context.Context)
+}) informerUnderBench {
 	return informerUnderBench{
-		add: func(h *informerCountingHandler) error { _, err := inf.AddEventHandler(h); return err },
+		add: func(h *informerCountingHandler) error { _, err := inf.AddEventHandler(any(h).(H)); return err },
 		run: inf.RunWithContext,
 	}
 }
 
+// informerRunCost is what informer runs took: their wall time, and the
+// heap allocations and bytes allocated meanwhile.
+type informerRunCost struct {
+	elapsed        time.Duration
+	mallocs, bytes uint64
+}
+
+// add sums run's cost into c.
+func (c *informerRunCost) add(run informerRunCost) {
+	c.elapsed += run.elapsed
+	c.mallocs += run.mallocs
+	c.bytes += run.bytes
+}
+
+// report reports ns/event and allocs/event (and B/event when withBytes)
+// over the events the runs delivered in all.
+func (c informerRunCost) report(b *testing.B, events float64, withBytes bool) {
+	b.ReportMetric(float64(c.elapsed.Nanoseconds())/events, "ns/event")
+	b.ReportMetric(float64(c.mallocs)/events, "allocs/event")
+	if withBytes {
+		b.ReportMetric(float64(c.bytes)/events, "B/event")
+	}
+}
+
+func informerBenchClientGo(lw *informerBenchSource) informerUnderBench {
+	inf := cache.NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, cache.Indexers{})
+	return informerUnderBenchOf[cache.ResourceEventHandler, cache.ResourceEventHandlerRegistration](inf)
+}
+
 func informerBenchKcache(lw *informerBenchSource) informerUnderBench {
 	inf := kcache.NewSharedIndexInformer(lw, &metav1.PartialObjectMetadata{}, 0, kcache.Indexers{})
-	return informerUnderBench{
-		add: func(h *informerCountingHandler) error { _, err := inf.AddEventHandler(h); return err },
-		run: inf.RunWithContext,
-	}
+	return informerUnderBenchOf[kcache.ResourceEventHandler, kcache.ResourceEventHandlerRegistration](inf)
 }
 
 var informerBenchImpls = []struct {
@@ -166,7 +196,7 @@ var informerBenchImpls = []struct {
 // every handler in waitFor is done and returns the elapsed time and the
 // allocations made meanwhile. Handlers not waited for are released (their
 // gate closed) before the informer stops.
-func informerRunOnce(b *testing.B, w *informerWorkload, build func(*informerBenchSource) informerUnderBench, handlers, waitFor []*informerCountingHandler) (time.Duration, uint64, uint64) {
+func informerRunOnce(b *testing.B, w *informerWorkload, build func(*informerBenchSource) informerUnderBench, handlers, waitFor []*informerCountingHandler) informerRunCost {
 	src := &informerBenchSource{w: w, stop: make(chan struct{})}
 	inf := build(src)
 	for _, h := range handlers {
@@ -200,7 +230,7 @@ func informerRunOnce(b *testing.B, w *informerWorkload, build func(*informerBenc
 	close(src.stop)
 	cancel()
 	<-done
-	return elapsed, after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
+	return informerRunCost{elapsed, after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc}
 }
 
 // BenchmarkInformerEndToEnd lists 50,000 objects, then streams 200,000
@@ -212,21 +242,14 @@ func BenchmarkInformerEndToEnd(b *testing.B) {
 	for _, impl := range informerBenchImpls {
 		b.Run(impl.name, func(b *testing.B) {
 			b.StopTimer()
-			var total time.Duration
-			var mallocs, bytes uint64
+			var cost informerRunCost
 			for i := 0; i < b.N; i++ {
 				handlers := []*informerCountingHandler{
 					newInformerCountingHandler(w.events()), newInformerCountingHandler(w.events()), newInformerCountingHandler(w.events()),
 				}
-				elapsed, m, by := informerRunOnce(b, w, impl.build, handlers, handlers)
-				total += elapsed
-				mallocs += m
-				bytes += by
+				cost.add(informerRunOnce(b, w, impl.build, handlers, handlers))
 			}
-			events := float64(w.events()) * float64(b.N)
-			b.ReportMetric(float64(total.Nanoseconds())/events, "ns/event")
-			b.ReportMetric(float64(mallocs)/events, "allocs/event")
-			b.ReportMetric(float64(bytes)/events, "B/event")
+			cost.report(b, float64(w.events())*float64(b.N), true)
 		})
 	}
 }
@@ -239,8 +262,7 @@ func BenchmarkInformerFanOutWithOneSlowHandler(b *testing.B) {
 	for _, impl := range informerBenchImpls {
 		b.Run(impl.name, func(b *testing.B) {
 			b.StopTimer()
-			var total time.Duration
-			var mallocs uint64
+			var cost informerRunCost
 			for i := 0; i < b.N; i++ {
 				slow := newInformerCountingHandler(w.events())
 				slow.gate = make(chan struct{})
@@ -251,13 +273,9 @@ func BenchmarkInformerFanOutWithOneSlowHandler(b *testing.B) {
 					fast = append(fast, h)
 					handlers = append(handlers, h)
 				}
-				elapsed, m, _ := informerRunOnce(b, w, impl.build, handlers, fast)
-				total += elapsed
-				mallocs += m
+				cost.add(informerRunOnce(b, w, impl.build, handlers, fast))
 			}
-			events := float64(w.events()) * float64(b.N)
-			b.ReportMetric(float64(total.Nanoseconds())/events, "ns/event")
-			b.ReportMetric(float64(mallocs)/events, "allocs/event")
+			cost.report(b, float64(w.events())*float64(b.N), false)
 		})
 	}
 }

@@ -45,30 +45,19 @@ type queueNopHistogram struct{}
 // Observe implements HistogramMetric for both packages.
 func (queueNopHistogram) Observe(float64) {}
 
-// queueBurstCGProvider hands a peak gauge to client-go's RealFIFO.
-type queueBurstCGProvider struct{ g *queuePeakGauge }
+// queueBurstProvider hands a peak gauge to a RealFIFO of either library:
+// ID is its InformerNameAndResource, G its GaugeMetric and H its
+// HistogramMetric.
+type queueBurstProvider[ID, G, H any] struct{ g *queuePeakGauge }
 
-func (p queueBurstCGProvider) NewQueuedItemMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return p.g
+func (p queueBurstProvider[ID, G, H]) NewQueuedItemMetric(ID) G {
+	return any(p.g).(G)
 }
-func (queueBurstCGProvider) NewProcessingLatencyMetric(cg.InformerNameAndResource) cg.HistogramMetric {
-	return queueNopHistogram{}
+func (queueBurstProvider[ID, G, H]) NewProcessingLatencyMetric(ID) H {
+	return any(queueNopHistogram{}).(H)
 }
-func (queueBurstCGProvider) NewStoreResourceVersionMetric(cg.InformerNameAndResource) cg.GaugeMetric {
-	return &queuePeakGauge{}
-}
-
-// queueBurstKCProvider hands a peak gauge to kcache's RealFIFO.
-type queueBurstKCProvider struct{ g *queuePeakGauge }
-
-func (p queueBurstKCProvider) NewQueuedItemMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return p.g
-}
-func (queueBurstKCProvider) NewProcessingLatencyMetric(kc.InformerNameAndResource) kc.HistogramMetric {
-	return queueNopHistogram{}
-}
-func (queueBurstKCProvider) NewStoreResourceVersionMetric(kc.InformerNameAndResource) kc.GaugeMetric {
-	return &queuePeakGauge{}
+func (queueBurstProvider[ID, G, H]) NewStoreResourceVersionMetric(ID) G {
+	return any(&queuePeakGauge{}).(G)
 }
 
 // queueBurstSpinWork burns CPU for one delta and returns a value the
@@ -117,12 +106,18 @@ func queueBurstCG(g *queuePeakGauge) queueBurstQueue {
 	}
 	f := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{
 		AtomicEvents: true, UnlockWhileProcessing: true,
-		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstCGProvider{g},
+		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstProvider[cg.InformerNameAndResource, cg.GaugeMetric, cg.HistogramMetric]{g},
 	})
+	return queueBurstOn[cg.Delta, cg.PopProcessFunc, cg.ProcessBatchFunc](f)
+}
+
+// queueBurstOn wraps f as the burst benchmark's queue: each pop works
+// on as many events as it takes.
+func queueBurstOn[D any, P ~func(interface{}, bool) error, B ~func([]D, bool) error](f queueRealFIFO[D, P, B]) queueBurstQueue {
 	return queueBurstQueue{
 		add: f.Add,
 		popBatch: func() (n int, err error) {
-			err = f.PopBatch(func(ds []cg.Delta, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
+			err = f.PopBatch(func(ds []D, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
 				func(interface{}, bool) error { n = 1; queueBurstWork(1); return nil })
 			return n, err
 		},
@@ -138,17 +133,9 @@ func queueBurstKC(g *queuePeakGauge) queueBurstQueue {
 	}
 	f := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{
 		AtomicEvents: true, UnlockWhileProcessing: true,
-		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstKCProvider{g},
+		Identifier: name.WithResource(queueBurstGVR), MetricsProvider: queueBurstProvider[kc.InformerNameAndResource, kc.GaugeMetric, kc.HistogramMetric]{g},
 	})
-	return queueBurstQueue{
-		add: f.Add,
-		popBatch: func() (n int, err error) {
-			err = f.PopBatch(func(ds []kc.Delta, _ bool) error { n = len(ds); queueBurstWork(n); return nil },
-				func(interface{}, bool) error { n = 1; queueBurstWork(1); return nil })
-			return n, err
-		},
-		close: f.Close,
-	}
+	return queueBurstOn[kc.Delta, kc.PopProcessFunc, kc.ProcessBatchFunc](f)
 }
 
 // queueBurstRun pushes queueBurstSize events from one producer goroutine

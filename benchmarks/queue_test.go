@@ -87,28 +87,35 @@ type queueOps struct {
 	popBatch func() error
 }
 
-// queueCGRealOps wraps an atomic client-go RealFIFO (informer defaults).
-func queueCGRealOps() queueOps {
-	f := cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
+// queueRealFIFO is a RealFIFO of either library: D is its Delta, P its
+// PopProcessFunc and B its ProcessBatchFunc.
+type queueRealFIFO[D any, P ~func(interface{}, bool) error, B ~func([]D, bool) error] interface {
+	Add(obj interface{}) error
+	Pop(process P) (interface{}, error)
+	PopBatch(processBatch B, processSingle P) error
+	Close()
+}
+
+// queueRealOps wraps f as queueOps whose pops process nothing.
+func queueRealOps[D any, P ~func(interface{}, bool) error, B ~func([]D, bool) error](f queueRealFIFO[D, P, B]) queueOps {
 	noop := func(interface{}, bool) error { return nil }
-	noopBatch := func([]cg.Delta, bool) error { return nil }
 	return queueOps{
 		add:      f.Add,
 		pop:      func() error { _, err := f.Pop(noop); return err },
-		popBatch: func() error { return f.PopBatch(noopBatch, noop) },
+		popBatch: func() error { return f.PopBatch(func([]D, bool) error { return nil }, noop) },
 	}
+}
+
+// queueCGRealOps wraps an atomic client-go RealFIFO (informer defaults).
+func queueCGRealOps() queueOps {
+	return queueRealOps[cg.Delta, cg.PopProcessFunc, cg.ProcessBatchFunc](
+		cg.NewRealFIFOWithOptions(cg.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true}))
 }
 
 // queueKCRealOps wraps an atomic kcache RealFIFO (informer defaults).
 func queueKCRealOps() queueOps {
-	f := kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true})
-	noop := func(interface{}, bool) error { return nil }
-	noopBatch := func([]kc.Delta, bool) error { return nil }
-	return queueOps{
-		add:      f.Add,
-		pop:      func() error { _, err := f.Pop(noop); return err },
-		popBatch: func() error { return f.PopBatch(noopBatch, noop) },
-	}
+	return queueRealOps[kc.Delta, kc.PopProcessFunc, kc.ProcessBatchFunc](
+		kc.NewRealFIFOWithOptions(kc.RealFIFOOptions{AtomicEvents: true, UnlockWhileProcessing: true}))
 }
 
 // queueCGDeltaOps wraps a client-go DeltaFIFO.

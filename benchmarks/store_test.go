@@ -66,27 +66,30 @@ func storeAppIndex(obj any) ([]string, error) {
 // storeAllIndices is how many indices a full benchmark Indexer has.
 const storeAllIndices = 3
 
+// storeIndexers returns the first indices pod indices (1: namespace; 3:
+// namespace, node, app) as either library's Indexers, byNamespace being
+// that library's MetaNamespaceIndexFunc.
+func storeIndexers[IX ~map[string]F, F ~func(any) ([]string, error)](indices int, byNamespace F) IX {
+	ix := IX{storeByNamespace: byNamespace}
+	if indices > 1 {
+		ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
+	}
+	return ix
+}
+
 // storeImpls lists client-go first, then kcache, built the same way.
 var storeImpls = []storeImpl{
 	{
 		name: "client-go",
 		newIndexer: func(shape storeClusterShape, indices int) storeReader {
-			ix := cg.Indexers{storeByNamespace: cg.MetaNamespaceIndexFunc}
-			if indices > 1 {
-				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
-			}
-			return cg.NewIndexer(storeCGKeyFunc(shape), ix)
+			return cg.NewIndexer(storeCGKeyFunc(shape), storeIndexers[cg.Indexers](indices, cg.MetaNamespaceIndexFunc))
 		},
 		newStore: func(shape storeClusterShape) storePlain { return cg.NewStore(storeCGKeyFunc(shape)) },
 	},
 	{
 		name: "kcache",
 		newIndexer: func(shape storeClusterShape, indices int) storeReader {
-			ix := kc.Indexers{storeByNamespace: kc.MetaNamespaceIndexFunc}
-			if indices > 1 {
-				ix[storeByNode], ix[storeByApp] = storeNodeIndex, storeAppIndex
-			}
-			return kc.NewIndexer(storeKCKeyFunc(shape), ix)
+			return kc.NewIndexer(storeKCKeyFunc(shape), storeIndexers[kc.Indexers](indices, kc.MetaNamespaceIndexFunc))
 		},
 		newStore: func(shape storeClusterShape) storePlain { return kc.NewStore(storeKCKeyFunc(shape)) },
 	},
@@ -219,20 +222,9 @@ func storeProcessCPU() time.Duration {
 
 // BenchmarkStoreAdd adds 100,000 pods to an empty three-index Indexer.
 func BenchmarkStoreAdd(b *testing.B) {
-	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
-		timer := storeStartTiming(b)
-		for i := 0; i < b.N; i++ {
-			timer.pause()
-			idx := impl.newIndexer(c.shape, storeAllIndices)
-			timer.resume()
-			for _, p := range c.pods {
-				if err := idx.Add(p); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		timer.finish(len(c.pods), "obj")
-	})
+	storeBenchEachPod(b, func(b *testing.B, impl storeImpl, c *storeCluster) storeReader {
+		return impl.newIndexer(c.shape, storeAllIndices)
+	}, storeReader.Add)
 }
 
 // BenchmarkStoreUpdate updates all 100,000 pods of a full Indexer to their
@@ -258,14 +250,21 @@ func BenchmarkStoreUpdate(b *testing.B) {
 
 // BenchmarkStoreDelete deletes all 100,000 pods from a full Indexer.
 func BenchmarkStoreDelete(b *testing.B) {
+	storeBenchEachPod(b, storeFull, storeReader.Delete)
+}
+
+// storeBenchEachPod times apply on every pod of the cluster, once per op,
+// against a new Indexer from fresh (built outside the timing), for every
+// implementation; the rate is reported per pod.
+func storeBenchEachPod(b *testing.B, fresh func(b *testing.B, impl storeImpl, c *storeCluster) storeReader, apply func(idx storeReader, obj any) error) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
 			timer.pause()
-			idx := storeFull(b, impl, c)
+			idx := fresh(b, impl, c)
 			timer.resume()
 			for _, p := range c.pods {
-				if err := idx.Delete(p); err != nil {
+				if err := apply(idx, p); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -319,29 +318,27 @@ func (c *storeCluster) indexValues(index string) []string {
 
 // BenchmarkStoreList lists a full Indexer of 100,000 pods.
 func BenchmarkStoreList(b *testing.B) {
-	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
-		idx := storeFull(b, impl, c)
-		timer := storeStartTiming(b)
-		for i := 0; i < b.N; i++ {
-			if got := len(idx.List()); got != len(c.pods) {
-				b.Fatalf("List returned %d objects, want %d", got, len(c.pods))
-			}
-		}
-		timer.finish(len(c.pods), "obj")
-	})
+	storeBenchListAll(b, "List", "obj", func(idx storeReader) int { return len(idx.List()) })
 }
 
 // BenchmarkStoreListKeys lists the keys of a full Indexer of 100,000 pods.
 func BenchmarkStoreListKeys(b *testing.B) {
+	storeBenchListAll(b, "ListKeys", "key", func(idx storeReader) int { return len(idx.ListKeys()) })
+}
+
+// storeBenchListAll times count, which calls the method named call on a full
+// Indexer and returns how many items it got, against every implementation;
+// each call must return one item a pod, and the rate is reported per unit.
+func storeBenchListAll(b *testing.B, call, unit string, count func(idx storeReader) int) {
 	storeRunImpls(b, func(b *testing.B, impl storeImpl, c *storeCluster) {
 		idx := storeFull(b, impl, c)
 		timer := storeStartTiming(b)
 		for i := 0; i < b.N; i++ {
-			if got := len(idx.ListKeys()); got != len(c.pods) {
-				b.Fatalf("ListKeys returned %d keys, want %d", got, len(c.pods))
+			if got := count(idx); got != len(c.pods) {
+				b.Fatalf("%s returned %d items, want %d", call, got, len(c.pods))
 			}
 		}
-		timer.finish(len(c.pods), "key")
+		timer.finish(len(c.pods), unit)
 	})
 }
 

@@ -3,7 +3,6 @@ package benchmarks
 import (
 	"strconv"
 	"testing"
-	"time"
 
 	kcache "github.com/kcache-go/cache"
 	v1 "k8s.io/api/core/v1"
@@ -123,19 +122,12 @@ func BenchmarkTypedHandlerThroughInformer(b *testing.B) {
 		}
 		b.Run(path.name, func(b *testing.B) {
 			b.StopTimer()
-			var total time.Duration
-			var mallocs, bytes uint64
+			var cost informerRunCost
 			for i := 0; i < b.N; i++ {
 				h := newInformerCountingHandler(w.events())
-				elapsed, m, by := informerRunOnce(b, w, build, []*informerCountingHandler{h}, []*informerCountingHandler{h})
-				total += elapsed
-				mallocs += m
-				bytes += by
+				cost.add(informerRunOnce(b, w, build, []*informerCountingHandler{h}, []*informerCountingHandler{h}))
 			}
-			events := float64(w.events()) * float64(b.N)
-			b.ReportMetric(float64(total.Nanoseconds())/events, "ns/event")
-			b.ReportMetric(float64(mallocs)/events, "allocs/event")
-			b.ReportMetric(float64(bytes)/events, "B/event")
+			cost.report(b, float64(w.events())*float64(b.N), true)
 		})
 	}
 }

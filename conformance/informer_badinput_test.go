@@ -115,7 +115,7 @@ func TestInformerHandlesBadObjectsFromItsSourceAsClientGo(t *testing.T) {
 					want := informerBadInputPlay(t, in.obj.DeepCopyObject(), informerBadInputClientGo)
 					got := informerBadInputPlay(t, in.obj.DeepCopyObject(), informerBadInputKcache)
 					if !reflect.DeepEqual(want, got) {
-						t.Errorf("kcache differs from client-go:\n%s\ncontents: client-go %v, kcache %v", informerCrashDiff(want, got), want.Contents, got.Contents)
+						t.Errorf("kcache differs from client-go:\n%s", informerTraceDiff(want, got))
 					}
 				})
 			}

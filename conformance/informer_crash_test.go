@@ -257,25 +257,12 @@ func TestInformerUserCodePanicsAreHandledAsClientGoHandlesThem(t *testing.T) {
 						t.Fatal("client-go's handler saw nothing; the case observes nothing")
 					}
 					if !reflect.DeepEqual(want, got) {
-						t.Errorf("kcache differs from client-go:\n%s", informerCrashDiff(want, got))
+						t.Errorf("kcache differs from client-go:\n%s", informerTraceDiff(want, got))
 					}
 				})
 			}
 		})
 	}
-}
-
-func informerCrashDiff(want, got informerCrashTrace) string {
-	var b strings.Builder
-	part := func(name string, w, g []string) { informerDiffPart(&b, informerDiffTwoLines, name, w, g) }
-	part("events", want.Events, got.Events)
-	part("sync", want.Sync, got.Sync)
-	part("logs", want.Logs, got.Logs)
-	part("apis", want.APIs, got.APIs)
-	if want.Panics != got.Panics {
-		fmt.Fprintf(&b, "panic handler calls: client-go %d, kcache %d\n", want.Panics, got.Panics)
-	}
-	return b.String()
 }
 
 // informerCrashAdapter implements informerCrashInformer with one library's

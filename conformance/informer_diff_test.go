@@ -28,3 +28,25 @@ func informerDiffPart(b *strings.Builder, format, name string, want, got []strin
 		fmt.Fprintf(b, format, mark, p.want, p.got)
 	}
 }
+
+// informerTraceDiff renders how got, kcache's trace, differs from want,
+// client-go's: want and got are the same struct type; each []string field
+// that differs is written as a part (named by the field, in lower case)
+// with informerDiffTwoLines rows, and each int field that differs as one
+// line with both counts. Equal traces render as "".
+func informerTraceDiff(want, got any) string {
+	var b strings.Builder
+	w, g := reflect.ValueOf(want), reflect.ValueOf(got)
+	for i := 0; i < w.NumField(); i++ {
+		name := strings.ToLower(w.Type().Field(i).Name)
+		switch wf, gf := w.Field(i), g.Field(i); wf.Kind() {
+		case reflect.Slice:
+			informerDiffPart(&b, informerDiffTwoLines, name, wf.Interface().([]string), gf.Interface().([]string))
+		case reflect.Int:
+			if wf.Int() != gf.Int() {
+				fmt.Fprintf(&b, "%s: client-go %d, kcache %d\n", name, wf.Int(), gf.Int())
+			}
+		}
+	}
+	return b.String()
+}

@@ -134,21 +134,8 @@ func TestInformerEntryPointsAnswerMisuseAsClientGoDoes(t *testing.T) {
 			want := informerMisusePlay(t, informerMisuseOn(informerClientGo))
 			got := informerMisusePlay(t, informerMisuseOn(informerKCache))
 			if !reflect.DeepEqual(want, got) {
-				t.Errorf("kcache differs from client-go:\n%s", informerMisuseDiff(want, got))
+				t.Errorf("kcache differs from client-go:\n%s", informerTraceDiff(want, got))
 			}
 		})
 	}
-}
-
-func informerMisuseDiff(want, got informerMisuseTrace) string {
-	var b strings.Builder
-	part := func(name string, w, g []string) { informerDiffPart(&b, informerDiffTwoLines, name, w, g) }
-	part("results", want.Results, got.Results)
-	part("events", want.Events, got.Events)
-	part("sync", want.Sync, got.Sync)
-	part("logs", want.Logs, got.Logs)
-	if want.Panics != got.Panics || want.Errors != got.Errors {
-		fmt.Fprintf(&b, "panic handler calls: client-go %d, kcache %d; error handler calls: client-go %d, kcache %d\n", want.Panics, got.Panics, want.Errors, got.Errors)
-	}
-	return b.String()
 }

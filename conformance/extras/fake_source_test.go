@@ -2,6 +2,7 @@ package extras
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,42 +34,31 @@ type source interface {
 	Shutdown()
 }
 
-// sourceKit builds one implementation's sources and sets ListError.
+// sourceKit builds one implementation's sources.
 type sourceKit struct {
 	plain, pv, pvc func() source
-	setListError   func(s source, err error)
+}
+
+// setSourceListError sets s's ListError, the field every fake source of
+// either library has (its own or its embedded FakeControllerSource's).
+func setSourceListError(s source, err error) {
+	f := reflect.ValueOf(s).Elem().FieldByName("ListError")
+	if !f.IsValid() {
+		panic(fmt.Sprintf("%T has no ListError", s))
+	}
+	f.Set(reflect.ValueOf(&err).Elem())
 }
 
 var clientGoSources = sourceKit{
 	plain: func() source { return cgframework.NewFakeControllerSource() },
 	pv:    func() source { return cgframework.NewFakePVControllerSource() },
 	pvc:   func() source { return cgframework.NewFakePVCControllerSource() },
-	setListError: func(s source, err error) {
-		switch v := s.(type) {
-		case *cgframework.FakeControllerSource:
-			v.ListError = err
-		case *cgframework.FakePVControllerSource:
-			v.ListError = err
-		case *cgframework.FakePVCControllerSource:
-			v.ListError = err
-		}
-	},
 }
 
 var kcacheSources = sourceKit{
 	plain: func() source { return kframework.NewFakeControllerSource() },
 	pv:    func() source { return kframework.NewFakePVControllerSource() },
 	pvc:   func() source { return kframework.NewFakePVCControllerSource() },
-	setListError: func(s source, err error) {
-		switch v := s.(type) {
-		case *kframework.FakeControllerSource:
-			v.ListError = err
-		case *kframework.FakePVControllerSource:
-			v.ListError = err
-		case *kframework.FakePVCControllerSource:
-			v.ListError = err
-		}
-	},
 }
 
 // sourceObject makes the object named by "kind/name" (kind pod, pv or pvc).
@@ -191,7 +181,7 @@ func sourceStep(s source, kit sourceKit, step []string, watchers *[]watch.Interf
 		if len(step) > 1 {
 			err = fmt.Errorf("%s", strings.Join(step[1:], " "))
 		}
-		kit.setListError(s, err)
+		setSourceListError(s, err)
 		return "set"
 	case "watch":
 		w, err := s.Watch(metav1.ListOptions{ResourceVersion: strings.Trim(arg(1), `"`)})

@@ -37,8 +37,16 @@ type getter interface {
 type listWatchKit struct {
 	fromClient func(c getter, resource, namespace string, sel fields.Selector) listWatchLike
 	filtered   func(c getter, resource, namespace string, modify func(*metav1.ListOptions)) listWatchLike
-	// withContext calls the context flavours of what fromClient built.
-	withContext func(lw listWatchLike) listWatchLike
+}
+
+// withContext calls the context flavours of lw, a ListWatch of either
+// library as fromClient or filtered built it.
+func withContext(lw listWatchLike) listWatchLike {
+	l := lw.(interface {
+		ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+		WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+	})
+	return contextListWatch{list: l.ListWithContext, watch: l.WatchWithContext}
 }
 
 // contextListWatch calls a ListWatch's context flavours.
@@ -62,10 +70,6 @@ var clientGoListWatch = listWatchKit{
 	filtered: func(c getter, resource, namespace string, modify func(*metav1.ListOptions)) listWatchLike {
 		return cgcache.NewFilteredListWatchFromClient(c, resource, namespace, modify)
 	},
-	withContext: func(lw listWatchLike) listWatchLike {
-		l := lw.(*cgcache.ListWatch)
-		return contextListWatch{list: l.ListWithContext, watch: l.WatchWithContext}
-	},
 }
 
 var kcacheListWatch = listWatchKit{
@@ -74,10 +78,6 @@ var kcacheListWatch = listWatchKit{
 	},
 	filtered: func(c getter, resource, namespace string, modify func(*metav1.ListOptions)) listWatchLike {
 		return kcache.NewFilteredListWatchFromClient(c, resource, namespace, modify)
-	},
-	withContext: func(lw listWatchLike) listWatchLike {
-		l := lw.(*kcache.ListWatch)
-		return contextListWatch{list: l.ListWithContext, watch: l.WatchWithContext}
 	},
 }
 
@@ -111,13 +111,7 @@ func newRecordingClient() *recordingClient {
 	return rc
 }
 
-func (rc *recordingClient) take() []string {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	out := rc.urls
-	rc.urls = nil
-	return out
-}
+func (rc *recordingClient) take() []string { return takeRecorded(&rc.mu, &rc.urls) }
 
 // listWatchCase is one construction of a client-backed ListWatch and the
 // calls made on it.
@@ -188,7 +182,7 @@ func playListWatch(kit listWatchKit, tc listWatchCase) []string {
 	trace := []string{"construct -> " + capturePanic(func() string {
 		lw = tc.build(kit, c)
 		if tc.context {
-			lw = kit.withContext(lw)
+			lw = withContext(lw)
 		}
 		return "ok"
 	})}

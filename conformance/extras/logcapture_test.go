@@ -32,13 +32,7 @@ func newCaptureLogger() (logr.Logger, *logRecorder) {
 }
 
 // take returns the recorded lines and forgets them.
-func (r *logRecorder) take() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := r.lines
-	r.lines = nil
-	return out
-}
+func (r *logRecorder) take() []string { return takeRecorded(&r.mu, &r.lines) }
 
 // waitLines blocks until at least n lines are recorded (failing after a
 // minute, which only a broken implementation reaches).

@@ -51,25 +51,24 @@ func detectorChild() {
 			fmt.Println("log:", line)
 		}
 	}
-	exercise(cgcache.NewCacheMutationDetector("configmaps"))
-	logged()
-	exerciseTombstone(cgcache.NewCacheMutationDetector("tombstones"), func(obj interface{}) interface{} {
+	exerciseDetectors(func(name string) detector { return cgcache.NewCacheMutationDetector(name) }, func(obj interface{}) interface{} {
 		return cgcache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}
-	})
-	logged()
-	for _, m := range detectorMutations {
-		exerciseMutation(cgcache.NewCacheMutationDetector(m.name), m)
-		logged()
-	}
+	}, logged)
 	fmt.Println(implSeparator)
-	exercise(kcache.NewCacheMutationDetector("configmaps"))
-	logged()
-	exerciseTombstone(kcache.NewCacheMutationDetector("tombstones"), func(obj interface{}) interface{} {
+	exerciseDetectors(func(name string) detector { return kcache.NewCacheMutationDetector(name) }, func(obj interface{}) interface{} {
 		return kcache.DeletedFinalStateUnknown{Key: "ns/gone", Obj: obj}
-	})
+	}, logged)
+}
+
+// exerciseDetectors runs every exercise on detectors of one library, built
+// by newDetector, with its tombstone, printing what was logged after each.
+func exerciseDetectors(newDetector func(name string) detector, tombstone func(obj interface{}) interface{}, logged func()) {
+	exercise(newDetector("configmaps"))
+	logged()
+	exerciseTombstone(newDetector("tombstones"), tombstone)
 	logged()
 	for _, m := range detectorMutations {
-		exerciseMutation(kcache.NewCacheMutationDetector(m.name), m)
+		exerciseMutation(newDetector(m.name), m)
 		logged()
 	}
 }
