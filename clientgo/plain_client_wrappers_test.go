@@ -27,15 +27,7 @@ import (
 // behind PlainDynamicClient / PlainMetadataClient, and those wrappers keep
 // a fake's refusal of WatchList semantics.
 func TestTheDynamicAndMetadataFactoriesServeAPlainClientByThePlainPath(t *testing.T) {
-	config := &rest.Config{Host: "http://kcache.invalid"}
-	dc, err := dynamic.NewForConfigAndClient(config, http.DefaultClient)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc, err := metadata.NewForConfigAndClient(config, http.DefaultClient)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc, mc := unreachableClients(t)
 	pods := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
 	for _, tc := range []struct {
 		name     string
@@ -72,15 +64,7 @@ func TestTheDynamicAndMetadataFactoriesServeAPlainClientByThePlainPath(t *testin
 // fake refuses WatchList semantics, a real client does not; the wrappers
 // answer as the client they wrap.
 func TestThePlainClientWrappersKeepTheClientsAnswerOnWatchListSemantics(t *testing.T) {
-	config := &rest.Config{Host: "http://kcache.invalid"}
-	dc, err := dynamic.NewForConfigAndClient(config, http.DefaultClient)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mc, err := metadata.NewForConfigAndClient(config, http.DefaultClient)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc, mc := unreachableClients(t)
 	for _, tc := range []struct {
 		name   string
 		client any
@@ -114,4 +98,20 @@ func informerListerWatcher(t *testing.T, inf clientgocache.SharedIndexInformer) 
 		t.Fatal("cannot read the informer's ListerWatcher")
 	}
 	return lw
+}
+
+// unreachableClients are a real dynamic and a real metadata client of a
+// server they never reach (the tests only build informers).
+func unreachableClients(t *testing.T) (dynamic.Interface, metadata.Interface) {
+	t.Helper()
+	config := &rest.Config{Host: "http://kcache.invalid"}
+	dc, err := dynamic.NewForConfigAndClient(config, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc, err := metadata.NewForConfigAndClient(config, http.DefaultClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dc, mc
 }

@@ -98,34 +98,32 @@ func resourceListerWatchersOn(t *testing.T, tc resourceFactoryCase, config *rest
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }
 	scope := resourceScope{gvr: tc.gvr, namespace: tc.namespace, tweak: tweak}
 	if tc.metadata {
-		client := realOrFake[metadata.Interface](t, tc.fake, metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme()),
-			func() (metadata.Interface, error) { return metadata.NewForConfigAndClient(config, httpClient) })
-		if tc.plain {
-			client = PlainMetadataClient(client)
-		}
+		client := caseClient[metadata.Interface](t, tc, metadatafake.NewSimpleMetadataClient(metadatafake.NewTestScheme()),
+			func() (metadata.Interface, error) { return metadata.NewForConfigAndClient(config, httpClient) }, PlainMetadataClient)
 		rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 		plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 		return plain, metadataListerWatcher(client, scope, plain)
 	}
-	client := realOrFake[dynamic.Interface](t, tc.fake, dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()),
-		func() (dynamic.Interface, error) { return dynamic.NewForConfigAndClient(config, httpClient) })
-	if tc.plain {
-		client = PlainDynamicClient(client)
-	}
+	client := caseClient[dynamic.Interface](t, tc, dynamicfake.NewSimpleDynamicClient(runtime.NewScheme()),
+		func() (dynamic.Interface, error) { return dynamic.NewForConfigAndClient(config, httpClient) }, PlainDynamicClient)
 	rc := client.Resource(tc.gvr).Namespace(tc.namespace)
 	plain = kcache.ToListWatcherWithWatchListSemantics(resourceListWatch(tweak, adaptList(rc.List), rc.Watch), client)
 	return plain, dynamicListerWatcher(client, scope, plain)
 }
 
-// realOrFake returns fakeClient when fake, else the client real builds.
-func realOrFake[C any](t *testing.T, fake bool, fakeClient C, real func() (C, error)) C {
+// caseClient returns tc's client: fakeClient when tc.fake, else the client
+// real builds; behind plainClient when tc.plain.
+func caseClient[C any](t *testing.T, tc resourceFactoryCase, fakeClient C, real func() (C, error), plainClient func(C) C) C {
 	t.Helper()
-	if fake {
-		return fakeClient
+	c := fakeClient
+	if !tc.fake {
+		var err error
+		if c, err = real(); err != nil {
+			t.Fatal(err)
+		}
 	}
-	c, err := real()
-	if err != nil {
-		t.Fatal(err)
+	if tc.plain {
+		c = plainClient(c)
 	}
 	return c
 }

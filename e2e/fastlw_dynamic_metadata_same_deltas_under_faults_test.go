@@ -43,34 +43,37 @@ func TestTheDynamicAndMetadataFactoriesOnFastlwDeliverThePlainPathsDeltasInTheSa
 // px's configuration, scoped to px's namespace; the plain side's client is
 // behind clientgo.PlainDynamicClient.
 func dynamicFactorySide(ctx context.Context, px proxied, name string, plain bool) *watcher {
-	var client dynamic.Interface
-	client, err := dynamic.NewForConfig(px.cfg)
-	if err != nil {
-		panic(err)
-	}
+	client := sideClient[dynamic.Interface](dynamic.NewForConfig(px.cfg))
 	if plain {
 		client = clientgo.PlainDynamicClient(client)
 	}
-	factory := clientgo.NewFilteredDynamicSharedInformerFactory(client, 0, px.o.ns, nil)
-	inf := factory.ForResource(schema.GroupVersionResource{Version: "v1", Resource: px.o.kind.resource}).Informer()
-	return startedWatcher(px, name, inf, func() { factory.Start(ctx.Done()); <-ctx.Done(); factory.Shutdown() })
+	return resourceFactoryWatcher(ctx, px, name, clientgo.NewFilteredDynamicSharedInformerFactory(client, 0, px.o.ns, nil))
 }
 
 // metadataFactorySide is kcache's metadata factory on a metadata client of
 // px's configuration, scoped to px's namespace; the plain side's client is
 // behind clientgo.PlainMetadataClient.
 func metadataFactorySide(ctx context.Context, px proxied, name string, plain bool) *watcher {
-	var client metadata.Interface
-	client, err := metadata.NewForConfig(px.cfg)
-	if err != nil {
-		panic(err)
-	}
+	client := sideClient(metadata.NewForConfig(px.cfg))
 	if plain {
 		client = clientgo.PlainMetadataClient(client)
 	}
-	gvr := schema.GroupVersionResource{Version: "v1", Resource: px.o.kind.resource}
-	factory := clientgo.NewFilteredMetadataSharedInformerFactory(client, 0, px.o.ns, nil)
-	inf := factory.ForResource(gvr).Informer()
+	return resourceFactoryWatcher(ctx, px, name, clientgo.NewFilteredMetadataSharedInformerFactory(client, 0, px.o.ns, nil))
+}
+
+// sideClient is client, or a panic with err (the sides run on goroutines
+// of the harness, not the test's).
+func sideClient[C any](client C, err error) C {
+	if err != nil {
+		panic(err)
+	}
+	return client
+}
+
+// resourceFactoryWatcher starts the informer of px's resource of factory
+// (see interop_resource_factories_test.go), shut down when ctx ends.
+func resourceFactoryWatcher(ctx context.Context, px proxied, name string, factory resourceFactory) *watcher {
+	inf := factory.ForResource(schema.GroupVersionResource{Version: "v1", Resource: px.o.kind.resource}).Informer()
 	return startedWatcher(px, name, inf, func() { factory.Start(ctx.Done()); <-ctx.Done(); factory.Shutdown() })
 }
 
