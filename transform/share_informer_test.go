@@ -1,7 +1,6 @@
 package transform_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -54,14 +53,7 @@ func specsEqualOnUpdates(t *testing.T, tf kcache.TransformFunc) []bool {
 		},
 		DeleteFunc: func(any) { close(deleted) },
 	})
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); informer.RunWithContext(ctx) }()
-	defer func() { cancel(); wg.Wait() }()
-	if !kcache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-		t.Fatal("informer did not sync")
-	}
+	defer runUntilSynced(t, informer)()
 	source.Add(templatePod(0, "x", "a0"))
 	source.Add(templatePod(0, "x", "a1"))
 	source.Add(templatePod(1, "x", "b0"))

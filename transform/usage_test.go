@@ -1,9 +1,7 @@
 package transform_test
 
 import (
-	"context"
 	"reflect"
-	"sync"
 	"testing"
 	"unsafe"
 
@@ -51,14 +49,7 @@ func TestTheRecommendedTransformWorksAsAnInformersTransform(t *testing.T) {
 	if err := informer.SetTransform(transform.Recommended); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() { defer wg.Done(); informer.RunWithContext(ctx) }()
-	defer func() { cancel(); wg.Wait() }()
-	if !kcache.WaitForCacheSync(ctx.Done(), informer.HasSynced) {
-		t.Fatal("informer did not sync")
-	}
+	defer runUntilSynced(t, informer)()
 	strippedAndInterned(t, informer.GetStore().List())
 }
 
