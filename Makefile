@@ -121,6 +121,15 @@ BENCH_E2E_ROUNDS ?= 3
 bench-e2e:
 	cd e2e && KCACHE_BENCH_E2E_PODS=$(BENCH_E2E_PODS) KCACHE_BENCH_E2E_ROUNDS=$(BENCH_E2E_ROUNDS) $(GO) test -count=1 -timeout 0 -run 'TestSyncingRealisticPods' -v .
 
+## profile-e2e: CPU and heap profiles of the WatchList JSON sync of
+## PROFILE_PODS of bench-e2e's pods, one per setup, into PROFILE_DIR (not in CI)
+PROFILE_DIR  ?= $(CURDIR)/e2e-profiles
+PROFILE_PODS ?= 10000
+.PHONY: profile-e2e
+profile-e2e:
+	mkdir -p $(PROFILE_DIR)
+	cd e2e && KCACHE_BENCH_E2E_PROFILE=$(PROFILE_DIR) KCACHE_BENCH_E2E_PODS=$(PROFILE_PODS) $(GO) test -tags profile -count=1 -timeout 0 -run 'TestProfilingTheWatchListJSONSync' -v .
+
 ## soak: informers of both libraries behind fault-injecting proxies under
 ## steady churn, sampling goroutines and heap every 30s (not in CI;
 ## SOAK_DURATION=5m to shorten, default 15m)

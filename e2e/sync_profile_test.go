@@ -1,3 +1,5 @@
+//go:build profile
+
 package e2e
 
 import (
@@ -17,7 +19,8 @@ import (
 var profiledConfigs = []string{"client-go", "kcache+fastlw", "kcache+fastlw+Rec", "kcache+fastlw+Rec early"}
 
 // TestProfilingTheWatchListJSONSyncWritesACPUAndAHeapProfilePerConfiguration
-// runs only with KCACHE_BENCH_E2E_PROFILE set to a directory: for the first
+// (build tag profile: `make profile-e2e`) needs KCACHE_BENCH_E2E_PROFILE, a
+// directory: for the first
 // size of KCACHE_BENCH_E2E_PODS it syncs each of profiledConfigs once
 // through WatchList as JSON and writes <config>.cpu.pprof (the process, from
 // Run to HasSynced) and <config>.heap.pprof (the in-use heap of the last
@@ -25,7 +28,7 @@ var profiledConfigs = []string{"client-go", "kcache+fastlw", "kcache+fastlw+Rec"
 func TestProfilingTheWatchListJSONSyncWritesACPUAndAHeapProfilePerConfiguration(t *testing.T) {
 	dir := os.Getenv("KCACHE_BENCH_E2E_PROFILE")
 	if dir == "" {
-		t.Skip("KCACHE_BENCH_E2E_PROFILE (a directory) not set")
+		t.Fatal("KCACHE_BENCH_E2E_PROFILE: set it to the directory the profiles go to (make profile-e2e does)")
 	}
 	sizes, _ := benchSizes(t)
 	clients := benchClients(t)
