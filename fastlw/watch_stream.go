@@ -210,8 +210,15 @@ func (s *orderedStream) relayPlain() {
 }
 
 // decode decodes one frame as the plain path decodes it: client-go's watch
-// event decoder over this one frame.
+// event decoder over this one frame, or, for a JSON frame of the scheme
+// codecs that decodeEventFast serves, the same answer without decoding
+// the envelope or interpreting the object with encoding/json.
 func (d streamDecoding) decode(frame []byte) (watch.EventType, runtime.Object, error) {
+	if d.fastEmbedded != nil {
+		if eventType, obj, ok := decodeEventFast(frame, d.fastEmbedded); ok {
+			return eventType, obj, nil
+		}
+	}
 	return restwatch.NewDecoder(singleFrame{frame: frame, decoder: d.events}, d.embedded).Decode()
 }
 
