@@ -1,5 +1,7 @@
 package fastlw
 
+import "bytes"
+
 // A bounded, non-validating scanner of a JSON object's top level. It finds
 // the members of the outermost object (key and the span of the raw value)
 // without decoding the values; nested values are skipped by matching
@@ -109,17 +111,26 @@ func skipValue(data []byte, i int) (int, bool) {
 	return j, j > i
 }
 
-// skipString returns the index after the string that starts at i.
+// skipString returns the index after the string that starts at i: the
+// first quote after it preceded by an even run of backslashes (in valid
+// JSON a backslash escapes exactly the next byte, and no escape's other
+// bytes are quotes or backslashes).
 func skipString(data []byte, i int) (int, bool) {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '"':
-			return j + 1, true
-		case '\\':
-			j++
+	for j := i + 1; ; {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return 0, false
 		}
+		quote := j + k
+		run := 0
+		for quote-1-run > i && data[quote-1-run] == '\\' {
+			run++
+		}
+		if run%2 == 0 {
+			return quote + 1, true
+		}
+		j = quote + 1
 	}
-	return 0, false
 }
 
 // skipNested returns the index after the array or object that starts at i
