@@ -11,12 +11,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 
 	cache "github.com/kcache-go/cache"
-	"github.com/kcache-go/cache/fastlw"
 	"github.com/kcache-go/cache/internal/realisticpods"
 )
 
@@ -62,14 +60,7 @@ func BenchmarkDecodingRealisticPodsAsJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sources := []struct {
-		name string
-		lw   cache.ListerWatcherWithContext
-	}{
-		{"plain", cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything())},
-		{"fastlw", fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil)},
-	}
-	for _, src := range sources {
+	for _, src := range plainAndFastlw(client) {
 		b.Run("list/"+src.name, func(b *testing.B) {
 			benchmarkPerPod(b, n, func(ctx context.Context) { listAllPods(b, ctx, src.lw, n) })
 		})
