@@ -139,8 +139,8 @@ func requireSameDecode(t *testing.T, fast, plain runtime.Decoder, data []byte) {
 // event type, a deeply equal object and the same error.
 func requireSameEvent(t *testing.T, fast, plain streamDecoding, frame []byte) {
 	t.Helper()
-	fastType, fastObj, fastErr := fast.decode(frame)
-	plainType, plainObj, plainErr := plain.decode(frame)
+	fastType, fastObj, fastErr := fast.decode(frame, false)
+	plainType, plainObj, plainErr := plain.decode(frame, false)
 	if fastType != plainType || !reflect.DeepEqual(fastObj, plainObj) || !reflect.DeepEqual(fastErr, plainErr) {
 		t.Fatalf("events differ on %q: fast %q %#v %v, plain %q %#v %v", frame, fastType, fastObj, fastErr, plainType, plainObj, plainErr)
 	}
