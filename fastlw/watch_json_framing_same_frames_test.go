@@ -64,9 +64,11 @@ var errReset = errors.New("connection reset by peer")
 func requireSameFraming(t *testing.T, stream []byte) {
 	t.Helper()
 	readers := map[string]func() io.Reader{
-		"whole":     func() io.Reader { return bytes.NewReader(stream) },
-		"one byte":  func() io.Reader { return iotest.OneByteReader(bytes.NewReader(stream)) },
-		"reset cut": func() io.Reader { return io.MultiReader(bytes.NewReader(stream[:len(stream)/2]), errorReader{errReset}) },
+		"whole":    func() io.Reader { return bytes.NewReader(stream) },
+		"one byte": func() io.Reader { return iotest.OneByteReader(bytes.NewReader(stream)) },
+		"reset cut": func() io.Reader {
+			return io.MultiReader(bytes.NewReader(stream[:len(stream)/2]), errorReader{errReset})
+		},
 	}
 	for name, reader := range readers {
 		plain, fast := plainFraming(reader()), fastFraming(reader())
