@@ -19,8 +19,12 @@
 //     List call with exactly those options takes the prefetched response;
 //     any other call, and any Watch, drops it (cancelling the request and
 //     waiting for its goroutine).
-//   - A watch stream (a WatchList too) is split into frames by the
-//     serializer's own framer on one reader goroutine; the frames decode on
+//   - A watch stream (a WatchList too) is split into frames on one reader
+//     goroutine: by the serializer's own framer, or for apimachinery's JSON
+//     framer by one bracket-matching pass whose frames the workers check
+//     (a frame that is not valid JSON ends the stream with the error the
+//     JSON framer gives there; anything else unusual hands the rest of the
+//     stream to the JSON framer itself); the frames decode on
 //     up to Workers goroutines, each with client-go's exported watch event
 //     decoder, and are handed out in stream order through apimachinery's
 //     StreamWatcher, so Stop, the end of the stream, and decoding errors (an
