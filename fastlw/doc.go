@@ -19,12 +19,30 @@
 //     List call with exactly those options takes the prefetched response;
 //     any other call, and any Watch, drops it (cancelling the request and
 //     waiting for its goroutine).
-//   - A watch stream (a WatchList too) is split into frames by the
-//     serializer's own framer on one reader goroutine; the frames decode on
+//   - A watch stream (a WatchList too) is split into frames on one reader
+//     goroutine: by the serializer's own framer, or for apimachinery's JSON
+//     framer by one bracket-matching pass whose frames the workers check
+//     (a frame that is not valid JSON ends the stream with the error the
+//     JSON framer gives there; anything else unusual hands the rest of the
+//     stream to the JSON framer itself); the frames decode on
 //     up to Workers goroutines, each with client-go's exported watch event
 //     decoder, and are handed out in stream order through apimachinery's
 //     StreamWatcher, so Stop, the end of the stream, and decoding errors (an
 //     Error event) behave as on the plain path.
+//
+// JSON of the typed clientset (the serializer's JSON is client-go's scheme
+// codecs' own, checked by identity): apimachinery's JSON serializer finds
+// an object's apiVersion and kind with a full encoding/json.Unmarshal of
+// it, and client-go's watch decoder unmarshals the event envelope before
+// the object, so each pod of a watch was parsed three times before its
+// real decode. fastlw finds the envelope's type and object and the
+// object's apiVersion and kind with one top-level scan, then decodes with
+// the same scheme and options. Anything unusual (escapes or non-ASCII in
+// keys, keys equal to those names only ignoring case, duplicates, values
+// that are not plain strings, an ERROR or unknown event type, anything
+// but a JSON object) and every decoding error go to the plain decoding,
+// whose answer (error included) is returned; fuzz differentials pin that
+// both decode alike.
 //
 // Transform (Config.Transform, opt-in): a transform declared safe for
 // concurrent use runs on the decode workers right after an item or a

@@ -6,6 +6,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/client-go/rest"
 
 	cache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/fastlw"
@@ -19,14 +20,7 @@ func BenchmarkListPods(b *testing.B) {
 		for _, format := range []string{"json", "protobuf"} {
 			env := startEnv(scenario{pods: newPods(n)})
 			client := env.client(b, format)
-			sources := []struct {
-				name string
-				lw   cache.ListerWatcherWithContext
-			}{
-				{"plain", cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything())},
-				{"fastlw", fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil)},
-			}
-			for _, src := range sources {
+			for _, src := range plainAndFastlw(client) {
 				b.Run(format+"/"+strconv.Itoa(n)+"/"+src.name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
@@ -40,5 +34,20 @@ func BenchmarkListPods(b *testing.B) {
 			}
 			env.close()
 		}
+	}
+}
+
+// benchSource is a ListerWatcher a benchmark runs, named.
+type benchSource struct {
+	name string
+	lw   cache.ListerWatcherWithContext
+}
+
+// plainAndFastlw returns the plain path (cache.NewListWatchFromClient) and
+// fastlw over client, for pods of namespace ns.
+func plainAndFastlw(client rest.Interface) []benchSource {
+	return []benchSource{
+		{"plain", cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything())},
+		{"fastlw", fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil)},
 	}
 }

@@ -57,7 +57,8 @@ func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOpti
 // the configured serializer's decoder for it; false when the response is an
 // error, its media type has parameters other than charset=utf-8 (a Table,
 // say), the serializer does not read it, or the body is no list with items
-// of a known shape.
+// of a known shape. For the scheme codecs' JSON the decoder finds kinds by a
+// scan (fastJSONDecoder): every error of it already goes to the plain path.
 func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, bool) {
 	body, err := result.Raw()
 	if err != nil || len(body) == 0 {
@@ -85,7 +86,11 @@ func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, 
 	if !ok {
 		return nil, nil, false
 	}
-	return page, lw.cfg.Serializer.DecoderToVersion(info.Serializer, lw.cfg.Client.APIVersion()), true
+	var decoder runtime.Decoder = info.Serializer
+	if fast, ok := fastJSONDecoder(info); ok {
+		decoder = fast
+	}
+	return page, lw.cfg.Serializer.DecoderToVersion(decoder, lw.cfg.Client.APIVersion()), true
 }
 
 // cuttableMediaType returns the media type of a list response's

@@ -71,11 +71,15 @@ func (lw *ListerWatcher) streamFormat(first byte) (streamDecoding, bool) {
 	if !ok || info.StreamSerializer == nil || info.Serializer == nil {
 		return streamDecoding{}, false
 	}
-	return streamDecoding{
+	decoding := streamDecoding{
 		framer:   info.StreamSerializer.Framer,
 		events:   info.StreamSerializer.Serializer,
 		embedded: lw.cfg.Serializer.DecoderToVersion(info.Serializer, lw.cfg.Client.APIVersion()),
-	}, true
+	}
+	if fast, ok := fastJSONDecoder(info); ok {
+		decoding.fastEmbedded = lw.cfg.Serializer.DecoderToVersion(fast, lw.cfg.Client.APIVersion())
+	}
+	return decoding, true
 }
 
 // streamDecoding is how one watch stream's frames are split and decoded.
@@ -83,4 +87,8 @@ type streamDecoding struct {
 	framer   runtime.Framer  // splits the stream into frames
 	events   runtime.Decoder // decodes a frame into a metav1.WatchEvent
 	embedded runtime.Decoder // decodes the event's object
+	// fastEmbedded, when set, is embedded finding the kind by a scan
+	// (fastJSONDecoder); the frames are JSON and decodeEventFast is tried
+	// first.
+	fastEmbedded runtime.Decoder
 }

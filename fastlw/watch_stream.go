@@ -55,7 +55,9 @@ type orderedStream struct {
 // frameSlot is one frame: its bytes until a worker decodes it, then the
 // event (or error). The worker writes the fields and then closes done.
 type frameSlot struct {
-	data      []byte
+	data []byte
+	// unchecked marks a frame cut by jsonFrames, not yet known to be JSON.
+	unchecked bool
 	done      chan struct{}
 	eventType watch.EventType
 	object    runtime.Object
@@ -108,7 +110,7 @@ func (s *orderedStream) Close() {
 func (s *orderedStream) read() {
 	defer s.running.Done()
 	defer close(s.pending)
-	buffered := bufio.NewReader(s.body)
+	buffered := bufio.NewReaderSize(s.body, 64<<10)
 	first, err := buffered.Peek(1)
 	if err != nil {
 		s.endErr = err
@@ -125,19 +127,36 @@ func (s *orderedStream) read() {
 	for range s.workers {
 		go s.decodeFrames(decoding)
 	}
-	frames := streaming.NewDecoder(decoding.framer.NewFrameReader(bufferedBody{buffered, s.body}), frameCapture{})
+	next := frameSource(decoding.framer, buffered, s.body)
 	for s.takeToken() {
-		obj, _, err := frames.Decode(nil, nil)
+		data, unchecked, err := next()
 		if err != nil {
 			<-s.tokens
 			s.endErr = err
 			return
 		}
-		slot := &frameSlot{data: obj.(*rawFrame).data, done: make(chan struct{})}
+		slot := &frameSlot{data: data, unchecked: unchecked, done: make(chan struct{})}
 		s.pending <- slot
 		s.work <- slot
 	}
 	s.endErr = s.closedError()
+}
+
+// frameSource returns the function that cuts the next frame of the stream
+// read through buffered: jsonFrames for apimachinery's JSON framer (its
+// frames unchecked), the framer itself under streaming.Decoder otherwise.
+func frameSource(framer runtime.Framer, buffered *bufio.Reader, body io.Closer) func() ([]byte, bool, error) {
+	if sameJSONFramer(framer) {
+		return (&jsonFrames{in: buffered, closer: body, framer: framer, sizeHint: 4096}).next
+	}
+	frames := streaming.NewDecoder(framer.NewFrameReader(bufferedBody{buffered, body}), frameCapture{})
+	return func() ([]byte, bool, error) {
+		obj, _, err := frames.Decode(nil, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		return obj.(*rawFrame).data, false, nil
+	}
 }
 
 // closedError returns the error a read of the closed body gives (what the
@@ -169,7 +188,7 @@ func (s *orderedStream) decodeFrames(decoding streamDecoding) {
 		case <-s.stop:
 			slot.err = errStreamClosed
 		default:
-			slot.eventType, slot.object, slot.err = decoding.decode(slot.data)
+			slot.eventType, slot.object, slot.err = decoding.decode(slot.data, slot.unchecked)
 			if slot.err == nil {
 				slot.object = s.transform.event(slot.eventType, slot.object)
 			}
@@ -210,8 +229,26 @@ func (s *orderedStream) relayPlain() {
 }
 
 // decode decodes one frame as the plain path decodes it: client-go's watch
-// event decoder over this one frame.
-func (d streamDecoding) decode(frame []byte) (watch.EventType, runtime.Object, error) {
+// event decoder over this one frame, or, for a JSON frame of the scheme
+// codecs that decodeEventFast serves, the same answer without decoding
+// the envelope or interpreting the object with encoding/json.
+//
+// An unchecked frame (cut by jsonFrames) that the fast decoding does not
+// serve is first checked: invalid JSON gives the error the plain framer
+// would have ended the stream with at this frame. (A fast decoding that
+// succeeds proves the frame valid: its envelope was scanned strictly and
+// its object checked whole by the serializer's unmarshal.)
+func (d streamDecoding) decode(frame []byte, unchecked bool) (watch.EventType, runtime.Object, error) {
+	if d.fastEmbedded != nil {
+		if eventType, obj, ok := decodeEventFast(frame, d.fastEmbedded); ok {
+			return eventType, obj, nil
+		}
+	}
+	if unchecked {
+		if err := checkedFrameError(frame); err != nil {
+			return "", nil, err
+		}
+	}
 	return restwatch.NewDecoder(singleFrame{frame: frame, decoder: d.events}, d.embedded).Decode()
 }
 
