@@ -49,7 +49,8 @@ func (lw *ListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, err
 
 // ListWithContext performs one GET of the collection with the (modified)
 // options and returns the decoded list, exactly what the plain path
-// (Request.Do(ctx).Get()) returns: the same object, or the same error. When
+// (Request.Do(ctx).Get(), or Config.PlainList) returns: the same object, or
+// the same error. When
 // the page carries a continue token, the page the pager asks for next (the
 // same options with that token and no resource version) is requested while
 // this page's items decode; the next call with those options takes it.
