@@ -76,7 +76,9 @@ type Config struct {
 	// AbsPath, when set, is the group version's path ("/api/v1",
 	// "/apis/apps/v1") that replaces Client's own API path, as the dynamic
 	// and metadata clients address a resource (their REST clients have no
-	// group version of their own); the namespace and resource follow it.
+	// group version of their own); the namespace and resource follow it
+	// as path segments, as those clients add them (the request names no
+	// resource, so errors read as theirs).
 	AbsPath string
 	// ListAccept and WatchAccept, when set, are the Accept header of the
 	// list requests and of the watch requests, replacing Client's, as the
