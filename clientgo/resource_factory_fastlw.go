@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/watchlist"
@@ -41,11 +42,14 @@ type resourceScope struct {
 // (UnstructuredSerializer) when client is a *dynamic.DynamicClient whose
 // REST client can be read, fastlw is on, and plain does not refuse
 // WatchList semantics; plain (client.Resource(gvr).Namespace(namespace)
-// with the tweak) otherwise: a fake, any other dynamic.Interface.
+// with the tweak) otherwise: a fake, any other dynamic.Interface, and any
+// client while the ClientsAllowCBOR gate is on (the client then asks for
+// CBOR first, which UnstructuredSerializer does not read: every CBOR watch
+// would be opened twice, once to find that out, once on the plain path).
 func dynamicListerWatcher(client dynamic.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
 	dc, ok := client.(*dynamic.DynamicClient)
 	var rc rest.Interface
-	if !ok || !readPrivateField(dc, "client", &rc) {
+	if !ok || clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) || !readPrivateField(dc, "client", &rc) {
 		return plain
 	}
 	return fastOrPlain(rc, scope, plain, fastlw.UnstructuredSerializer(), "", "", false, dynamicPlainList)
