@@ -30,23 +30,35 @@ func InformerView(inf kcache.SharedIndexInformer) clientgocache.SharedIndexInfor
 // client-go one, say). It is how a program, or a test, proves which
 // library runs an informer.
 func KcacheInformer(inf clientgocache.SharedInformer) (kcache.SharedIndexInformer, bool) {
-	if wrapped, _, isWrapper := clientGoTypedWrapper(inf); isWrapper {
-		return KcacheInformer(wrapped)
-	}
-	v, ok := inf.(*informerView)
+	v, ok := viewOf(inf)
 	if !ok {
 		return nil, false
 	}
 	return v.inf, true
 }
 
+// viewOf returns the view inf is, also behind client-go v0.37's typed
+// wrapper; false for any other informer.
+func viewOf(inf clientgocache.SharedInformer) (*informerView, bool) {
+	if wrapped, _, isWrapper := clientGoTypedWrapper(inf); isWrapper {
+		return viewOf(wrapped)
+	}
+	v, ok := inf.(*informerView)
+	return v, ok
+}
+
 // informerView is the client-go face of one kcache informer. inf is set
 // once; errorReflectors (see watch_error_handler.go) and carried (see
-// carried_handlers.go) guard themselves.
+// carried_handlers.go) guard themselves. transformSet is set, if at all, by
+// the factory that built the view before it hands the view out, and never
+// changed after.
 type informerView struct {
 	inf             kcache.SharedIndexInformer
 	errorReflectors standInReflectors
 	carried         carriedRegistrations
+	// transformSet, when not nil, is called after every SetTransform the
+	// informer accepts (see earlyFactoryTransform).
+	transformSet func()
 }
 
 // AddEventHandler registers handler with the informer's default resync.
@@ -152,7 +164,13 @@ func (v *informerView) IsStopped() bool { return v.inf.IsStopped() }
 
 // SetTransform installs handler (before start, as kcache requires).
 func (v *informerView) SetTransform(handler clientgocache.TransformFunc) error {
-	return v.inf.SetTransform(kcache.TransformFunc(handler))
+	if err := v.inf.SetTransform(kcache.TransformFunc(handler)); err != nil {
+		return err
+	}
+	if v.transformSet != nil {
+		v.transformSet()
+	}
+	return nil
 }
 
 // SetWatchErrorHandler installs handler; it receives a stand-in client-go

@@ -1,13 +1,17 @@
 package clientgo
 
 import (
+	"encoding/json"
+	"fmt"
 	"path"
 	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/watchlist"
@@ -38,14 +42,28 @@ type resourceScope struct {
 // (UnstructuredSerializer) when client is a *dynamic.DynamicClient whose
 // REST client can be read, fastlw is on, and plain does not refuse
 // WatchList semantics; plain (client.Resource(gvr).Namespace(namespace)
-// with the tweak) otherwise: a fake, any other dynamic.Interface.
+// with the tweak) otherwise: a fake, any other dynamic.Interface, and any
+// client while the ClientsAllowCBOR gate is on (the client then asks for
+// CBOR first, which UnstructuredSerializer does not read: every CBOR watch
+// would be opened twice, once to find that out, once on the plain path).
 func dynamicListerWatcher(client dynamic.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
 	dc, ok := client.(*dynamic.DynamicClient)
 	var rc rest.Interface
-	if !ok || !readPrivateField(dc, "client", &rc) {
+	if !ok || clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) || !readPrivateField(dc, "client", &rc) {
 		return plain
 	}
-	return fastOrPlain(rc, scope, plain, fastlw.UnstructuredSerializer(), "", "", false)
+	return fastOrPlain(rc, scope, plain, fastlw.UnstructuredSerializer(), "", "", false, dynamicPlainList)
+}
+
+// dynamicPlainList is the dynamic client's List decoding of a response
+// (fastlw.Config.PlainList): into an UnstructuredList, whatever the body's
+// kind, so that an empty list is an UnstructuredList too.
+func dynamicPlainList(result rest.Result) (runtime.Object, error) {
+	var list unstructured.UnstructuredList
+	if err := result.Into(&list); err != nil {
+		return nil, err
+	}
+	return &list, nil
 }
 
 // metadataListerWatcher is dynamicListerWatcher for the metadata client: a
@@ -59,15 +77,49 @@ func metadataListerWatcher(client metadata.Interface, scope resourceScope, plain
 	if !ok || !readPrivateField(mc, "client", &rc) || rc == nil {
 		return plain
 	}
-	return fastOrPlain(rc, scope, plain, fastlw.MetadataSerializer(), metadataListAccept, metadataWatchAccept, true)
+	return fastOrPlain(rc, scope, plain, fastlw.MetadataSerializer(), metadataListAccept, metadataWatchAccept, true, metadataPlainList)
+}
+
+// metadataPlainList is the metadata client's List decoding of a response
+// (fastlw.Config.PlainList): the response's error, else its object, which
+// must be a *metav1.PartialObjectMetadataList; a list of a kind the meta
+// scheme does not know (a server that ignored the Accept header answers a
+// PodList, say) is read as JSON into a PartialObjectMetadataList with no
+// type meta.
+func metadataPlainList(result rest.Result) (runtime.Object, error) {
+	if err := result.Error(); err != nil {
+		return nil, err
+	}
+	obj, err := result.Get()
+	if runtime.IsNotRegisteredError(err) {
+		body, err := result.Raw()
+		if err != nil {
+			return nil, err
+		}
+		var list metav1.PartialObjectMetadataList
+		if err := json.Unmarshal(body, &list); err != nil {
+			return nil, fmt.Errorf("unable to decode returned object as PartialObjectMetadataList: %v", err)
+		}
+		list.TypeMeta = metav1.TypeMeta{}
+		return &list, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	list, ok := obj.(*metav1.PartialObjectMetadataList)
+	if !ok {
+		return nil, fmt.Errorf("unexpected object, expected PartialObjectMetadata but got %T", obj)
+	}
+	return list, nil
 }
 
 // fastOrPlain returns the fastlw ListerWatcher of scope through rc (none
 // when rc is a nil pointer or plain refuses WatchList
 // semantics: then plain), with serializer, the Accept headers (none: the
-// client's) and, when watchTimeout, the watch's TimeoutSeconds as its
-// Timeout.
-func fastOrPlain(rc rest.Interface, scope resourceScope, plain kcache.ListerWatcher, serializer runtime.NegotiatedSerializer, listAccept, watchAccept string, watchTimeout bool) kcache.ListerWatcher {
+// client's), when watchTimeout, the watch's TimeoutSeconds as its Timeout,
+// and the client's decoding of the list responses fastlw leaves to it
+// (plainList).
+func fastOrPlain(rc rest.Interface, scope resourceScope, plain kcache.ListerWatcher, serializer runtime.NegotiatedSerializer, listAccept, watchAccept string, watchTimeout bool, plainList func(rest.Result) (runtime.Object, error)) kcache.ListerWatcher {
 	if rv := reflect.ValueOf(rc); !rv.IsValid() || (rv.Kind() == reflect.Pointer && rv.IsNil()) ||
 		watchlist.DoesClientNotSupportWatchListSemantics(plain) {
 		return plain
@@ -83,6 +135,7 @@ func fastOrPlain(rc rest.Interface, scope resourceScope, plain kcache.ListerWatc
 		WatchAccept:     watchAccept,
 
 		WatchTimeoutFromOptions: watchTimeout,
+		PlainList:               plainList,
 	})
 }
 

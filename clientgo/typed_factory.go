@@ -91,12 +91,15 @@ type kcacheTypedFactory struct {
 func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) clientgocache.SharedIndexInformer {
 	return f.set.getOrAdd(reflect.TypeOf(obj), func() clientgocache.SharedIndexInformer {
 		resync, transform := f.settingsFor(obj)
+		var early *earlyFactoryTransform
+		if f.concurrentTransform && transform != nil {
+			early = &earlyFactoryTransform{transform: transform}
+		}
 		lwFor := func(built clientgocache.SharedIndexInformer, plain clientgocache.ListerWatcher) clientgocache.ListerWatcher {
-			var early clientgocache.TransformFunc
-			if f.concurrentTransform {
-				early = transform
-			}
-			if fast, ok := f.fastListerWatcher(newFunc, built, plain, early); ok {
+			if fast, ok := f.fastListerWatcher(newFunc, built, plain, early.pass()); ok {
+				if early != nil {
+					early.handedOut = true
+				}
 				return fast
 			}
 			return plain
@@ -106,6 +109,7 @@ func (f *kcacheTypedFactory) InformerFor(obj runtime.Object, newFunc internalint
 			// NB: as client-go's factory, on whatever informer newFunc built.
 			_ = inf.SetTransform(transform)
 		}
+		early.watch(inf)
 		return inf
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -45,7 +46,9 @@ type plainListWatchMarker struct{ metav1.ObjectMeta }
 // (fastlw.Config.Transform), in parallel, before the Reflector sees the
 // objects, which lowers the peak heap of a sync; the informer keeps it as
 // its transform too, so what the cache stores and the errors are as without
-// the option. Without it the transform runs only in the informer's queue,
+// the option; an informer whose own transform is set afterwards
+// (SetTransform) ends the early pass, so that its transform alone applies,
+// as in client-go. Without it the transform runs only in the informer's queue,
 // as in client-go. It changes nothing for informers on the plain path, nor
 // passed to client-go's own factory.
 func WithConcurrentTransform() informers.SharedInformerOption {
@@ -55,6 +58,46 @@ func WithConcurrentTransform() informers.SharedInformerOption {
 // concurrentTransformMarker is the type WithConcurrentTransform's resync
 // entry is for.
 type concurrentTransformMarker struct{ metav1.ObjectMeta }
+
+// earlyFactoryTransform is the early pass (fastlw.Config.Transform) of a
+// factory's transform given WithConcurrentTransform: the transform while it
+// is the informer's, nothing once the informer's transform was set to
+// another (SetTransform after the factory's), so that the cache stores what
+// the informer's transform alone makes of each object. replaced guards
+// itself; handedOut is set by the factory's InformerFor alone, before the
+// informer is handed out.
+type earlyFactoryTransform struct {
+	transform clientgocache.TransformFunc
+	replaced  atomic.Bool
+	// handedOut is set when a fastlw ListerWatcher took the early pass.
+	handedOut bool
+}
+
+// pass returns the early pass; nil for a nil e (no early pass).
+func (e *earlyFactoryTransform) pass() clientgocache.TransformFunc {
+	if e == nil {
+		return nil
+	}
+	return func(obj interface{}) (interface{}, error) {
+		if e.replaced.Load() {
+			return obj, nil
+		}
+		return e.transform(obj)
+	}
+}
+
+// watch turns the early pass off at the next SetTransform on inf, the view
+// the factory built (after it set its own transform); when no fastlw
+// ListerWatcher took the early pass (the plain path, client-go's informer,
+// a view newFunc returned), and for a nil e, it does nothing.
+func (e *earlyFactoryTransform) watch(inf clientgocache.SharedIndexInformer) {
+	if e == nil || !e.handedOut {
+		return
+	}
+	if v, ok := viewOf(inf); ok {
+		v.transformSet = func() { e.replaced.Store(true) }
+	}
+}
 
 // wantsPlainListWatch reports whether settings, client-go's factory the
 // options were applied to, was given WithPlainListWatch; false when its

@@ -76,7 +76,9 @@ type Config struct {
 	// AbsPath, when set, is the group version's path ("/api/v1",
 	// "/apis/apps/v1") that replaces Client's own API path, as the dynamic
 	// and metadata clients address a resource (their REST clients have no
-	// group version of their own); the namespace and resource follow it.
+	// group version of their own); the namespace and resource follow it
+	// as path segments, as those clients add them (the request names no
+	// resource, so errors read as theirs).
 	AbsPath string
 	// ListAccept and WatchAccept, when set, are the Accept header of the
 	// list requests and of the watch requests, replacing Client's, as the
@@ -86,6 +88,15 @@ type Config struct {
 	// parameters, is one ListAccept names and is not a Table; any other
 	// goes to the plain path, as before.
 	ListAccept, WatchAccept string
+	// PlainList, when set, is how the plain path turns a list response into
+	// its list object or error; nil is Result.Get, as cache.ListWatch and
+	// the typed clients do. fastlw answers with it every list response it
+	// does not decode itself (an empty list, a media type it does not cut,
+	// a body its serializer does not read), so that those answers are the
+	// client's own: the dynamic client decodes into an UnstructuredList
+	// (Result.Into), the metadata client checks the type and reads a list
+	// its scheme does not know as JSON PartialObjectMetadataList.
+	PlainList func(result rest.Result) (k8sruntime.Object, error)
 }
 
 // ClientsetSerializer returns the serializer of the typed clientset
@@ -161,6 +172,9 @@ func New(cfg Config) *ListerWatcher {
 	}
 	if cfg.OptionsModifier == nil {
 		cfg.OptionsModifier = func(*metav1.ListOptions) {}
+	}
+	if cfg.PlainList == nil {
+		cfg.PlainList = rest.Result.Get
 	}
 	return &ListerWatcher{cfg: cfg}
 }

@@ -28,27 +28,27 @@ type splitList interface {
 // configured serializer reads) is decoded here: the skeleton first, so the
 // next page is requested (for options, as the pager asks) before the items
 // decode on the workers. Anything else, and any failure to decode a split
-// page, is answered by result.Get(): the plain path, with its own object or
-// error.
+// page, is answered by Config.PlainList (result.Get() by default): the
+// plain path, with its own object or error.
 func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOptions, result rest.Result) (runtime.Object, error) {
 	page, decoder, ok := lw.split(result)
 	if !ok {
-		return result.Get()
+		return lw.cfg.PlainList(result)
 	}
 	list, err := runtime.Decode(decoder, page.skeleton())
 	if err != nil {
-		return result.Get()
+		return lw.cfg.PlainList(result)
 	}
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
-		return result.Get()
+		return lw.cfg.PlainList(result)
 	}
 	if token := listMeta.GetContinue(); token != "" {
 		lw.startPrefetch(ctx, options, token)
 	}
 	if !lw.decodeItems(decoder, page, list) {
 		lw.dropPrefetched()
-		return result.Get()
+		return lw.cfg.PlainList(result)
 	}
 	return list, nil
 }

@@ -49,7 +49,8 @@ func (lw *ListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, err
 
 // ListWithContext performs one GET of the collection with the (modified)
 // options and returns the decoded list, exactly what the plain path
-// (Request.Do(ctx).Get()) returns: the same object, or the same error. When
+// (Request.Do(ctx).Get(), or Config.PlainList) returns: the same object, or
+// the same error. When
 // the page carries a continue token, the page the pager asks for next (the
 // same options with that token and no resource version) is requested while
 // this page's items decode; the next call with those options takes it.
@@ -86,20 +87,33 @@ func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions
 func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
 	req := lw.cfg.Client.Get().
 		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf)
-	if lw.cfg.AbsPath != "" {
-		req = req.AbsPath(lw.cfg.AbsPath)
-	}
 	if accept := lw.accept(sent.Watch); accept != "" {
 		req = req.SetHeader("Accept", accept)
 	}
-	req = req.Namespace(lw.cfg.Namespace).
-		Resource(lw.cfg.Resource).
-		VersionedParams(&sent, metav1.ParameterCodec)
+	if lw.cfg.AbsPath != "" {
+		req = req.AbsPath(lw.absPathSegments()...)
+	} else {
+		req = req.Namespace(lw.cfg.Namespace).Resource(lw.cfg.Resource)
+	}
+	req = req.VersionedParams(&sent, metav1.ParameterCodec)
 	timeoutFromOptions := lw.cfg.TimeoutFromOptions || (sent.Watch && lw.cfg.WatchTimeoutFromOptions)
 	if timeoutFromOptions && sent.TimeoutSeconds != nil {
 		req = req.Timeout(time.Duration(*sent.TimeoutSeconds) * time.Second)
 	}
 	return req
+}
+
+// absPathSegments returns the path of the collection under AbsPath, as
+// the dynamic and metadata clients address it: the namespace's segments
+// (none for all namespaces) then the resource. The request then names no
+// resource of its own, as theirs do not (an error the server sends without
+// a Status reads the same).
+func (lw *ListerWatcher) absPathSegments() []string {
+	segments := []string{lw.cfg.AbsPath}
+	if lw.cfg.Namespace != "" {
+		segments = append(segments, "namespaces", lw.cfg.Namespace)
+	}
+	return append(segments, lw.cfg.Resource)
 }
 
 // accept returns the configured Accept header of a watch (watching) or a
