@@ -58,9 +58,8 @@ type Config struct {
 	ShouldResync ShouldResyncFunc
 
 	// WatchErrorHandler is told about every error that ends a
-	// list-and-watch round.
-	//
-	// Contextual logging: WatchErrorHandlerWithContext should be used instead of WatchErrorHandler in code which supports contextual logging.
+	// list-and-watch round. Code that logs through a context's logger
+	// sets WatchErrorHandlerWithContext instead.
 	WatchErrorHandler WatchErrorHandler
 
 	// WatchErrorHandlerWithContext is used instead when WatchErrorHandler
@@ -92,7 +91,7 @@ type Controller interface {
 
 	// Run is RunWithContext stopped by closing stopCh.
 	//
-	// Contextual logging: RunWithcontext should be used instead of Run in code which supports contextual logging.
+	// Code that logs through a context's logger calls RunWithContext.
 	Run(stopCh <-chan struct{})
 }
 
@@ -111,7 +110,8 @@ type controller struct {
 	reflector atomic.Pointer[Reflector]
 }
 
-// New makes a new Controller from the given Config.
+// New returns a Controller that runs with a copy of *c; it starts nothing
+// until Run.
 func New(c *Config) Controller {
 	return &controller{config: *c, clock: clock.RealClock{}}
 }
@@ -159,7 +159,8 @@ func (c *controller) newReflector(logger klog.Logger) *Reflector {
 	return r
 }
 
-// Returns true once this controller has completed an initial resource listing
+// HasSynced reports whether the queue has delivered the initial list (the
+// queue's HasSynced).
 func (c *controller) HasSynced() bool {
 	return c.config.Queue.HasSynced()
 }

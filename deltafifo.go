@@ -110,7 +110,8 @@ type DeltaFIFO struct {
 // consumer cannot tell a relist from a resync (https://issue.k8s.io/86015);
 // set EmitDeltaTypeReplaced through NewDeltaFIFOWithOptions to get Replaced.
 //
-// Deprecated: Equivalent to NewDeltaFIFOWithOptions(DeltaFIFOOptions{KeyFunction: keyFunc, KnownObjects: knownObjects})
+// Deprecated: use NewDeltaFIFOWithOptions with KeyFunction keyFunc and
+// KnownObjects knownObjects, which is what this calls.
 func NewDeltaFIFO(keyFunc KeyFunc, knownObjects KeyListerGetter) *DeltaFIFO {
 	return NewDeltaFIFOWithOptions(DeltaFIFOOptions{
 		KeyFunction:  keyFunc,

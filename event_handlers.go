@@ -87,7 +87,7 @@ type FilteringResourceEventHandler struct {
 	Handler    ResourceEventHandler // receives the notifications that pass FilterFunc
 }
 
-// OnAdd calls the nested handler only if the filter succeeds
+// OnAdd passes obj to Handler.OnAdd when FilterFunc accepts it.
 func (r FilteringResourceEventHandler) OnAdd(obj interface{}, isInInitialList bool) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnAdd(obj, isInInitialList)
@@ -109,7 +109,7 @@ func (r FilteringResourceEventHandler) OnUpdate(oldObj, newObj interface{}) {
 	}
 }
 
-// OnDelete calls the nested handler only if the filter succeeds
+// OnDelete passes obj to Handler.OnDelete when FilterFunc accepts it.
 func (r FilteringResourceEventHandler) OnDelete(obj interface{}) {
 	if r.FilterFunc(obj) {
 		r.Handler.OnDelete(obj)

@@ -40,8 +40,8 @@ type InformerName struct {
 // must be non-empty and globally unique within the process; a name already
 // registered is an error.
 //
-// The caller should call Release() when the informer name is no longer needed
-// (eg. at shutdown) to allow the name to be reused.
+// The name stays taken until Release is called (at shutdown, say); only
+// then may NewInformerName hand it out again.
 func NewInformerName(name string) (*InformerName, error) {
 	if name == "" {
 		return nil, errors.New("informer name cannot be empty")
@@ -57,7 +57,7 @@ func NewInformerName(name string) (*InformerName, error) {
 	return n, nil
 }
 
-// Name returns the name of this InformerName.
+// Name returns the registered name, "" for a nil InformerName.
 func (n *InformerName) Name() string {
 	if n == nil {
 		return ""
@@ -65,8 +65,8 @@ func (n *InformerName) Name() string {
 	return n.name
 }
 
-// WithResource registers a GVR under this InformerName and returns an
-// InformerNameAndResource that can be passed to FIFO/SharedIndexInformer.
+// WithResource records gvr under n and returns the pair, for the
+// Identifier options of the FIFOs and SharedIndexInformer.
 //
 // The first registration of a GVR under a live name is Reserved; a repeated
 // one is not (and is logged), so that metrics are never published twice.
@@ -141,7 +141,7 @@ func (n InformerNameAndResource) Name() string {
 	return n.name
 }
 
-// GroupVersionResource returns the GVR for this informer identity.
+// GroupVersionResource returns the resource n was created with.
 func (n InformerNameAndResource) GroupVersionResource() schema.GroupVersionResource {
 	return n.gvr
 }

@@ -69,8 +69,8 @@ func DeletionHandlingMetaNamespaceKeyFunc(obj interface{}) (string, error) {
 	return MetaNamespaceKeyFunc(obj)
 }
 
-// SplitMetaNamespaceKey returns the namespace and name that
-// MetaNamespaceKeyFunc encoded into key. A key without "/" is a
+// SplitMetaNamespaceKey is the inverse of MetaNamespaceKeyFunc: it
+// returns the namespace and name in key. A key without "/" is a
 // cluster-scoped name; a key with more than one "/" is an error.
 func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
 	slash := strings.IndexByte(key, '/')

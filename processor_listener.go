@@ -350,8 +350,8 @@ func (l *processorListener) publishBacklog(n int64) {
 	}
 }
 
-// HasSynced reports if both the parent has synced and all pre-sync
-// events have been delivered. The listener's goroutine (or the processor,
+// HasSynced reports whether the informer has synced and this handler has
+// been given every notification of the initial list. The listener's goroutine (or the processor,
 // when the informer syncs) records that moment, so a listener that never
 // ran (e.g. removed before the informer started) never reports synced.
 func (l *processorListener) HasSynced() bool {
@@ -363,8 +363,7 @@ func (l *processorListener) HasSynced() bool {
 	}
 }
 
-// HasSyncedChecker reports if both the parent has synced and all pre-sync
-// events have been delivered. Its channel is the one HasSynced reads.
+// HasSyncedChecker is HasSynced as a DoneChecker. Its channel is the one HasSynced reads.
 func (l *processorListener) HasSyncedChecker() DoneChecker {
 	return listenerSyncChecker{l}
 }

@@ -16,7 +16,7 @@ import (
 // Run calls ListAndWatch round after round, with the backoff delay between
 // rounds, until stopCh is closed.
 //
-// Contextual logging: RunWithContext should be used instead of Run in code which supports contextual logging.
+// Code that logs through a context's logger calls RunWithContext.
 func (r *Reflector) Run(stopCh <-chan struct{}) {
 	r.RunWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
 }
@@ -40,7 +40,7 @@ func (r *Reflector) RunWithContext(ctx context.Context) {
 
 // ListAndWatch is ListAndWatchWithContext ending when stopCh is closed.
 //
-// Contextual logging: ListAndWatchWithContext should be used instead of ListAndWatch in code which supports contextual logging.
+// Code that logs through a context's logger calls ListAndWatchWithContext.
 func (r *Reflector) ListAndWatch(stopCh <-chan struct{}) error {
 	return r.ListAndWatchWithContext(klog.NewContext(wait.ContextForChannel(stopCh), r.baseLogger))
 }

@@ -40,7 +40,7 @@ import (
 type SharedInformer interface {
 	// Run runs the informer until stopCh closes and returns once it stopped.
 	//
-	// Contextual logging: RunWithContext should be used instead of Run in code which uses contextual logging.
+	// Code that logs through a context's logger calls RunWithContext.
 	Run(stopCh <-chan struct{})
 
 	// RunWithContext runs the informer until ctx ends and returns once it
@@ -86,7 +86,8 @@ type SharedInformer interface {
 	// kind. The last call wins; it fails once the informer has started.
 	// The function should return quickly and is meant for visibility.
 	//
-	// Contextual logging: SetWatchErrorHandlerWithContext should be used instead of SetWatchErrorHandler in code which supports contextual logging.
+	// Code that logs through a context's logger sets its handler with
+	// SetWatchErrorHandlerWithContext.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
 
 	// SetWatchErrorHandlerWithContext is SetWatchErrorHandler for a
@@ -99,7 +100,8 @@ type SharedInformer interface {
 	// be removed again and tells whether the handler has seen its whole
 	// initial list.
 	//
-	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandler in code which supports contextual logging.
+	// Code that logs through a context's logger registers with
+	// AddEventHandlerWithOptions and puts its logger in the options.
 	AddEventHandler(handler ResourceEventHandler) (ResourceEventHandlerRegistration, error)
 
 	// AddEventHandlerWithResyncPeriod registers handler asking for
@@ -109,7 +111,8 @@ type SharedInformer interface {
 	// otherwise the period a handler gets is at least the one it asked for
 	// and may be longer, and actual intervals stretch with load.
 	//
-	// Contextual logging: AddEventHandlerWithOptions together with a logger in the options should be used instead of AddEventHandlerWithResyncPeriod in code which supports contextual logging.
+	// Code that logs through a context's logger registers with
+	// AddEventHandlerWithOptions (ResyncPeriod and Logger in the options).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler, resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
 
 	// AddEventHandlerWithOptions registers handler with the settings in
@@ -132,12 +135,12 @@ type SharedInformer interface {
 // The registrations kcache returns also have a
 // KcachePendingNotifications() int method reporting the handler's backlog.
 type ResourceEventHandlerRegistration interface {
-	// HasSyncedChecker reports if both the parent has synced and all pre-sync
-	// events have been delivered.
+	// HasSyncedChecker is HasSynced as a DoneChecker, whose channel closes
+	// at the moment HasSynced turns true.
 	HasSyncedChecker() DoneChecker
 
-	// HasSynced reports if both the parent has synced and all pre-sync
-	// events have been delivered.
+	// HasSynced reports whether the informer has synced and the handler
+	// has been given every notification of the initial list.
 	HasSynced() bool
 }
 
@@ -154,7 +157,8 @@ type HandlerOptions struct {
 	ResyncPeriod *time.Duration
 }
 
-// SharedIndexInformer provides add and get Indexers ability based on SharedInformer.
+// SharedIndexInformer is a SharedInformer whose cache is an Indexer: index
+// functions can be added before it starts and the Indexer read at any time.
 type SharedIndexInformer interface {
 	GetIndexer() Indexer
 

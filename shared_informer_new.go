@@ -12,13 +12,13 @@ import (
 // informers (informer_registry.go), which refers to the informer's type, so
 // they sit above both.
 
-// NewSharedInformer creates a new instance for the ListerWatcher. See NewSharedIndexInformerWithOptions for full details.
+// NewSharedInformer is NewSharedIndexInformer without index functions.
 func NewSharedInformer(lw ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration) SharedInformer {
 	return NewSharedIndexInformer(lw, exampleObject, defaultEventHandlerResyncPeriod, Indexers{})
 }
 
-// NewSharedIndexInformer creates a new instance for the ListerWatcher and specified Indexers. See
-// NewSharedIndexInformerWithOptions for full details.
+// NewSharedIndexInformer is NewSharedIndexInformerWithOptions with
+// ResyncPeriod defaultEventHandlerResyncPeriod and Indexers indexers.
 func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defaultEventHandlerResyncPeriod time.Duration, indexers Indexers) SharedIndexInformer {
 	return NewSharedIndexInformerWithOptions(lw, exampleObject, SharedIndexInformerOptions{
 		ResyncPeriod: defaultEventHandlerResyncPeriod,

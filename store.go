@@ -59,12 +59,14 @@ type cache struct {
 var _ Indexer = &cache{}
 var _ TransactionStore = &cache{}
 
-// NewStore returns a Store implemented simply with a map and a lock.
+// NewStore returns an empty, thread-safe Store that keys objects with
+// keyFunc.
 func NewStore(keyFunc KeyFunc, opts ...StoreOption) Store {
 	return newCache(keyFunc, Indexers{}, opts)
 }
 
-// NewIndexer returns an Indexer implemented simply with a map and a lock.
+// NewIndexer returns an empty, thread-safe Indexer that keys objects with
+// keyFunc and indexes them with indexers.
 func NewIndexer(keyFunc KeyFunc, indexers Indexers, opts ...StoreOption) Indexer {
 	return newCache(keyFunc, indexers, opts)
 }

@@ -548,7 +548,8 @@ func (m *threadSafeMap) AddIndexers(newIndexers Indexers) error {
 	return m.indices.addIndexers(newIndexers)
 }
 
-// Resync is a no-op and is deprecated
+// Resync does nothing and returns nil (it is deprecated in client-go's
+// ThreadSafeStore).
 func (m *threadSafeMap) Resync() error {
 	return nil
 }

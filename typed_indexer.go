@@ -1,11 +1,5 @@
 package cache
 
-// TypedIndexFunc is IndexFunc for objects of type T.
-type TypedIndexFunc[T any] func(obj T) ([]string, error)
-
-// TypedIndexers maps index names to TypedIndexFuncs.
-type TypedIndexers[T any] map[string]TypedIndexFunc[T]
-
 // TypedIndexer is an Indexer of objects of type T with typed variants of
 // its object-taking and object-returning index methods.
 type TypedIndexer[T any] interface {
@@ -17,26 +11,6 @@ type TypedIndexer[T any] interface {
 	ByTypedIndex(indexName, indexedValue string) ([]T, error)
 	// AddTypedIndexers is AddIndexers for TypedIndexFuncs.
 	AddTypedIndexers(newIndexers TypedIndexers[T]) error
-}
-
-// TypedIndexersToIndexers converts every function of indexers with
-// TypedIndexerFuncToIndexerFunc, e.g. for SharedIndexInformerOptions.Indexers.
-// The result is never nil.
-func TypedIndexersToIndexers[T any](indexers TypedIndexers[T]) Indexers {
-	untyped := make(Indexers, len(indexers))
-	for name, indexFunc := range indexers {
-		untyped[name] = TypedIndexerFuncToIndexerFunc(indexFunc)
-	}
-	return untyped
-}
-
-// TypedIndexerFuncToIndexerFunc returns the IndexFunc that calls indexer
-// with its argument as a T. An argument that is not a T panics with the
-// runtime's type assertion error, as in client-go.
-func TypedIndexerFuncToIndexerFunc[T any](indexer TypedIndexFunc[T]) IndexFunc {
-	return func(obj interface{}) ([]string, error) {
-		return indexer(obj.(T))
-	}
 }
 
 // typedIndexer is the TypedIndexer view of an Indexer. It holds no state
@@ -82,4 +56,31 @@ func asTyped[T any](items []interface{}) []T {
 		typed[i] = item.(T)
 	}
 	return typed
+}
+
+// TypedIndexFunc is IndexFunc for objects of type T.
+type TypedIndexFunc[T any] func(obj T) ([]string, error)
+
+// TypedIndexers maps index names to TypedIndexFuncs.
+type TypedIndexers[T any] map[string]TypedIndexFunc[T]
+
+// TypedIndexerFuncToIndexerFunc returns the IndexFunc that calls indexer
+// with its argument as a T. An argument that is not a T panics with the
+// runtime's type assertion error, as in client-go.
+func TypedIndexerFuncToIndexerFunc[T any](indexer TypedIndexFunc[T]) IndexFunc {
+	return func(obj interface{}) ([]string, error) {
+		return indexer(obj.(T))
+	}
+}
+
+// TypedIndexersToIndexers returns indexers with each TypedIndexFunc wrapped
+// by TypedIndexerFuncToIndexerFunc under the same name, e.g. for
+// SharedIndexInformerOptions.Indexers. The result is a new map, never nil,
+// even for nil indexers.
+func TypedIndexersToIndexers[T any](indexers TypedIndexers[T]) Indexers {
+	out := Indexers{}
+	for indexName := range indexers {
+		out[indexName] = TypedIndexerFuncToIndexerFunc(indexers[indexName])
+	}
+	return out
 }

@@ -2,6 +2,40 @@ package cache
 
 import "fmt"
 
+// typedInformerView is what NewTypedSharedIndexInformer returns: a
+// SharedIndexInformer (embedded, so every untyped method is the wrapped
+// informer's own) with the typed methods of TypedSharedIndexInformer on
+// top. It holds no state besides the informer; the typed methods convert
+// and call the untyped ones, and nothing reaches the informer before they
+// are called.
+type typedInformerView[T Object] struct {
+	SharedIndexInformer
+}
+
+// AddTypedEventHandler registers handler, converted to a
+// ResourceEventHandler, with AddEventHandlerWithOptions and returns its
+// result. More than one options value fails before anything is registered.
+func (v *typedInformerView[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	if len(options) > 1 {
+		return nil, fmt.Errorf("at most one HandlerOptions may be passed, got %d", len(options))
+	}
+	var opts HandlerOptions
+	for _, o := range options {
+		opts = o
+	}
+	return v.AddEventHandlerWithOptions(&typedResourceEventHandler[T]{handler: handler}, opts)
+}
+
+// AddTypedIndexers adds indexers with AddIndexers.
+func (v *typedInformerView[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {
+	return v.AddIndexers(TypedIndexersToIndexers(indexers))
+}
+
+// GetTypedIndexer returns GetIndexer's Indexer as a TypedIndexer.
+func (v *typedInformerView[T]) GetTypedIndexer() TypedIndexer[T] {
+	return typedIndexer[T]{Indexer: v.GetIndexer()}
+}
+
 // TypedSharedIndexInformer is a SharedIndexInformer with type-safe
 // variants of its handler and index methods, so that no type assertions
 // are needed for objects of type T.
@@ -20,40 +54,8 @@ type TypedSharedIndexInformer[T Object] interface {
 }
 
 // NewTypedSharedIndexInformer returns informer with the typed methods of
-// TypedSharedIndexInformer added. It only wraps informer: every untyped
-// method is informer's own, the typed ones call informer's untyped ones,
-// and nothing is called on informer before they are.
+// TypedSharedIndexInformer added (see typedInformerView). It only wraps
+// informer: nothing is called on it here.
 func NewTypedSharedIndexInformer[T Object](informer SharedIndexInformer) TypedSharedIndexInformer[T] {
-	return &typedSharedIndexInformer[T]{SharedIndexInformer: informer}
-}
-
-// typedSharedIndexInformer adds the typed methods to a SharedIndexInformer.
-// It holds no state besides the informer.
-type typedSharedIndexInformer[T Object] struct {
-	SharedIndexInformer
-}
-
-// AddTypedEventHandler registers handler, converted to a
-// ResourceEventHandler, with AddEventHandlerWithOptions and returns its
-// result. More than one options value fails before anything is registered.
-func (s *typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
-	var opts HandlerOptions
-	switch len(options) {
-	case 0:
-	case 1:
-		opts = options[0]
-	default:
-		return nil, fmt.Errorf("at most one HandlerOptions may be passed, got %d", len(options))
-	}
-	return s.AddEventHandlerWithOptions(&typedResourceEventHandler[T]{handler: handler}, opts)
-}
-
-// AddTypedIndexers adds indexers with AddIndexers.
-func (s *typedSharedIndexInformer[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {
-	return s.AddIndexers(TypedIndexersToIndexers(indexers))
-}
-
-// GetTypedIndexer returns GetIndexer's Indexer as a TypedIndexer.
-func (s *typedSharedIndexInformer[T]) GetTypedIndexer() TypedIndexer[T] {
-	return typedIndexer[T]{Indexer: s.GetIndexer()}
+	return &typedInformerView[T]{SharedIndexInformer: informer}
 }

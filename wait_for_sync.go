@@ -31,8 +31,8 @@ func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool
 // caches to sync" when the wait starts, then "Caches are synced" or, through
 // utilruntime's error handling, "Unable to sync caches".
 //
-// Contextual logging: WaitForNamedCacheSyncWithContext should be used instead
-// of WaitForNamedCacheSync in code which supports contextual logging.
+// Code that logs through a context's logger calls
+// WaitForNamedCacheSyncWithContext.
 func WaitForNamedCacheSync(controllerName string, stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
 	klog.InfoS("Waiting for caches to sync", "controller", controllerName)
 	if !WaitForCacheSync(stopCh, cacheSyncs...) {

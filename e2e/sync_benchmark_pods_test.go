@@ -110,13 +110,40 @@ func createBenchPod(ctx context.Context, client kubernetes.Interface, gen *reali
 	return nil
 }
 
-// deleteBenchPods deletes every pod of namespaces at once (grace period 0:
-// no kubelet would ever confirm a graceful deletion).
+// deleteBenchPods deletes every pod of namespaces (grace period 0: no
+// kubelet would ever confirm a graceful deletion), benchCreators
+// namespaces at a time, each with deleteBenchNamespacePods.
+//
+// NB: not all namespaces at once: at 50,000 pods, 250 parallel
+// DeleteCollections ran past the server's request timeout (HTTP/2 stream
+// resets) and left pods behind.
 func deleteBenchPods(ctx context.Context, client kubernetes.Interface, namespaces []string) error {
-	zero := int64(0)
-	return parallel(len(namespaces), func(i int) error {
-		return client.CoreV1().Pods(namespaces[i]).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
+	return parallel(benchCreators, func(w int) error {
+		for i := w; i < len(namespaces); i += benchCreators {
+			if err := deleteBenchNamespacePods(ctx, client, namespaces[i]); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+}
+
+// benchDeleteAttempts is how often deleteBenchNamespacePods asks.
+const benchDeleteAttempts = 3
+
+// deleteBenchNamespacePods deletes the pods of namespace with
+// DeleteCollection, asking again (it deletes what is left) while it fails,
+// up to benchDeleteAttempts times, and returns the last error.
+func deleteBenchNamespacePods(ctx context.Context, client kubernetes.Interface, namespace string) error {
+	zero := int64(0)
+	var err error
+	for attempt := 0; attempt < benchDeleteAttempts; attempt++ {
+		err = client.CoreV1().Pods(namespace).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
+		if err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("namespace %s, %d attempts: %w", namespace, benchDeleteAttempts, err)
 }
 
 // benchShape is what a direct LIST of every pod returned.
@@ -132,9 +159,9 @@ type benchShape struct {
 	managers []string
 }
 
-// listBenchShape lists every pod of the cluster in pages of 500 through
-// each client (one per content type), raw, and decodes the pages for the
-// keys and resource versions (from the last client's LIST).
+// listBenchShape lists every pod of the cluster through each client (one
+// per content type), raw, and decodes the list for the keys and resource
+// versions (from the last client's LIST).
 func listBenchShape(ctx context.Context, clients map[string]*kubernetes.Clientset) (*benchShape, error) {
 	shape := &benchShape{bytes: map[string]int64{}}
 	for name, client := range clients {
@@ -150,15 +177,19 @@ func listBenchShape(ctx context.Context, clients map[string]*kubernetes.Clientse
 	return shape, nil
 }
 
-// listAllPodsRaw lists every pod in pages of 500 and returns their
-// resource versions, managedFields entries, Running pods and body bytes;
-// managers gets the field managers of the first pod.
+// listAllPodsRaw lists every pod in one unpaged, consistent LIST and
+// returns their resource versions, managedFields entries, Running pods and
+// body bytes; managers gets the field managers of the first pod.
+//
+// NB: not in pages: the suite's server compacts etcd every 5 s, and at
+// 50,000 pods a paged LIST outlives its continue token (410 Gone); the
+// unpaged one is served from the watch cache in one answer.
 func listAllPodsRaw(ctx context.Context, client *kubernetes.Clientset, managers *[]string) (rvs map[string]string, managedFields, running int, size int64, err error) {
 	rvs = map[string]string{}
 	decoder := scheme.Codecs.UniversalDeserializer()
 	cont := ""
 	for {
-		opts := metav1.ListOptions{Limit: 500, Continue: cont}
+		opts := metav1.ListOptions{Continue: cont}
 		raw, err := client.CoreV1().RESTClient().Get().Resource("pods").VersionedParams(&opts, scheme.ParameterCodec).DoRaw(ctx)
 		if err != nil {
 			return nil, 0, 0, 0, err

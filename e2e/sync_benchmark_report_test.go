@@ -74,7 +74,7 @@ func (r benchResults) table() string {
 }
 
 func (r benchResults) render(b *strings.Builder, cols []benchMetric) {
-	fmt.Fprintf(b, "  %-9s %-8s %-18s", "path", "type", "config")
+	fmt.Fprintf(b, "  %-9s %-8s %-23s", "path", "type", "config")
 	for _, c := range cols {
 		fmt.Fprintf(b, " %15s", c.header)
 		if c.ratio {
@@ -87,7 +87,7 @@ func (r benchResults) render(b *strings.Builder, cols []benchMetric) {
 			base := r[benchRow{syncConfigs[0].name, mode.name, ct}]
 			for _, cfg := range syncConfigs {
 				samples := r[benchRow{cfg.name, mode.name, ct}]
-				fmt.Fprintf(b, "  %-9s %-8s %-18s", mode.name, ct, cfg.name)
+				fmt.Fprintf(b, "  %-9s %-8s %-23s", mode.name, ct, cfg.name)
 				for _, c := range cols {
 					v := medianOf(samples, c.value)
 					fmt.Fprintf(b, " %15s", fmt.Sprintf(c.format, v))

@@ -92,7 +92,7 @@ func TestSyncingRealisticPodsFromTheAPIServerFillsEveryConfigurationsCacheAndMea
 							cfg := syncConfigs[(k+round)%len(syncConfigs)]
 							s := measureSync(t, cfg, mode, clients[ct].CoreV1().RESTClient(), shape, keys)
 							results.add(benchRow{cfg.name, mode.name, ct}, s)
-							t.Logf("round %d: %-18s %-9s %-8s sync %s, relist %s", round+1, cfg.name, mode.name, ct,
+							t.Logf("round %d: %-23s %-9s %-8s sync %s, relist %s", round+1, cfg.name, mode.name, ct,
 								s.sync.elapsed.Round(timeResolution), s.relist.elapsed.Round(timeResolution))
 						}
 					}

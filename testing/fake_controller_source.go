@@ -51,7 +51,7 @@ type FakeControllerSource struct {
 	// lastRV is the resource version of the newest change, 0 before any.
 	lastRV int
 
-	// Set this to simulate an error on List()
+	// ListError, when set, is what List returns instead of a list.
 	ListError error
 }
 
