@@ -43,14 +43,37 @@ func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOpti
 	if err != nil {
 		return lw.cfg.PlainList(result)
 	}
-	if token := listMeta.GetContinue(); token != "" {
+	token := listMeta.GetContinue()
+	if token != "" {
 		lw.startPrefetch(ctx, options, token)
 	}
 	if !lw.decodeItems(decoder, page, list) {
-		lw.dropPrefetched()
-		return lw.cfg.PlainList(result)
+		return lw.plainListAfterPrefetch(result, token)
 	}
 	return list, nil
+}
+
+// plainListAfterPrefetch answers, with Config.PlainList, a page whose
+// items fastlw could not decode after its skeleton (continue token token,
+// "" for none) started the prefetch of the next page. The page requested
+// ahead is kept when the plain answer is a list continuing with the same
+// token, the page the pager asks for next (takePrefetched still checks the
+// options), and dropped otherwise: the plain path would not have sent it.
+func (lw *ListerWatcher) plainListAfterPrefetch(result rest.Result, token string) (runtime.Object, error) {
+	obj, err := lw.cfg.PlainList(result)
+	if token == "" || err != nil || continueToken(obj) != token {
+		lw.dropPrefetched()
+	}
+	return obj, err
+}
+
+// continueToken returns the continue token of list, "" when it is none.
+func continueToken(list runtime.Object) string {
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		return ""
+	}
+	return listMeta.GetContinue()
 }
 
 // split cuts a successful response's body by its media type and returns

@@ -16,8 +16,8 @@ import (
 // serializer that has no stream serializer for any media type it reads is
 // served by the plain path from the start. An error opening the stream is
 // returned as the plain path returns it; a connection closed before the
-// response (a probable EOF or a timeout) gives an empty watch, as
-// Request.Watch does.
+// response (a probable EOF or a timeout), which Request.Watch retries, is
+// retried by Request.Watch (reopenWatchOnPlainPath).
 func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
 	if !lw.streamsAny() {
 		return lw.request(sent).Watch(ctx)
@@ -25,7 +25,7 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 	body, err := lw.request(sent).Stream(ctx)
 	if err != nil {
 		if utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) {
-			return watch.NewEmptyWatch(), nil
+			return lw.reopenWatchOnPlainPath(ctx, sent)
 		}
 		return nil, err
 	}

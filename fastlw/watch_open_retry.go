@@ -1,0 +1,38 @@
+package fastlw
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// watchRetryPause is how long client-go's Request.Watch waits before it
+// opens a watch again after its connection failed before an answer (a
+// probable EOF or a timeout): it takes the failure for an answer asking
+// to retry after one second.
+const watchRetryPause = time.Second
+
+// watchMaxRetries is how many times a Request retries by default
+// (Request.MaxRetries); fastlw's requests keep the default, as
+// cache.NewListWatchFromClient's do.
+const watchMaxRetries = 10
+
+// reopenWatchOnPlainPath answers a watch whose opening through
+// Request.Stream failed at the connection (a probable EOF or a timeout),
+// which Stream does not retry but Request.Watch does: after
+// watchRetryPause (or once ctx ended) it opens the watch with
+// Request.Watch and the retries the first attempt left, so that the later
+// attempts, their pauses and the answer (a watch, an error, or an empty
+// watch once the retries ran out) are client-go's own. The watch decodes
+// on the plain path.
+func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
+	pause := time.NewTimer(watchRetryPause)
+	defer pause.Stop()
+	select {
+	case <-pause.C:
+	case <-ctx.Done():
+	}
+	return lw.request(sent).MaxRetries(watchMaxRetries - 1).Watch(ctx)
+}
