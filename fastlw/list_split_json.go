@@ -81,10 +81,9 @@ func (p *jsonList) skeleton() []byte {
 	return append(out, p.body[p.itemsTo:]...)
 }
 
-// chunk returns {"kind":…,"apiVersion":…,"items":[items from..to-1]}.
-func (p *jsonList) chunk(from, to int) []byte {
-	run := p.body[p.starts[from]:p.ends[to-1]]
-	out := make([]byte, 0, len(p.head)+len(run)+2)
-	out = append(append(out, p.head...), run...)
-	return append(out, "]}"...)
+// appendChunk appends {"kind":…,"apiVersion":…,"items":[items from..to-1]}
+// to dst.
+func (p *jsonList) appendChunk(dst []byte, from, to int) []byte {
+	dst = append(append(dst, p.head...), p.body[p.starts[from]:p.ends[to-1]]...)
+	return append(dst, "]}"...)
 }

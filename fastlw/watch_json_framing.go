@@ -36,6 +36,18 @@ type jsonFrames struct {
 	plain streaming.Decoder
 	// sizeHint is the capacity to give the next frame (the last one's size).
 	sizeHint int
+	// free holds the buffers of frames already decoded, for new frames to
+	// reuse (see reused_buffers.go); nil means none.
+	free chan []byte
+}
+
+// newFrame returns an empty buffer for the next frame: a free one, or a new
+// one of sizeHint bytes.
+func (f *jsonFrames) newFrame() []byte {
+	if buf := takeFrame(f.free); buf != nil {
+		return buf
+	}
+	return make([]byte, 0, f.sizeHint)
 }
 
 // next returns the next frame and whether it is unchecked (cut by the
@@ -51,7 +63,7 @@ func (f *jsonFrames) next() (frame []byte, unchecked bool, err error) {
 	if err := f.skipSpace(); err != nil {
 		return f.handOver(nil, errorReader{err})
 	}
-	frame = make([]byte, 0, f.sizeHint)
+	frame = f.newFrame()
 	var scan jsonScan
 	for {
 		if f.in.Buffered() == 0 {
@@ -97,7 +109,7 @@ func (f *jsonFrames) skipSpace() error {
 // returns its first frame.
 func (f *jsonFrames) handOver(prefix []byte, rest io.Reader) ([]byte, bool, error) {
 	body := bufferedBody{Reader: bufio.NewReader(io.MultiReader(bytes.NewReader(prefix), rest)), Closer: f.closer}
-	f.plain = streaming.NewDecoder(f.framer.NewFrameReader(body), frameCapture{})
+	f.plain = streaming.NewDecoder(f.framer.NewFrameReader(body), frameCapture{free: f.free})
 	return f.next()
 }
 
