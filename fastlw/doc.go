@@ -21,7 +21,7 @@
 //     waiting for its goroutine).
 //   - A watch stream (a WatchList too) is split into frames on one reader
 //     goroutine: by the serializer's own framer, or for apimachinery's JSON
-//     framer by one bracket-matching pass whose frames the workers check
+//     framer by one pass of fastlw's JSON scanner whose frames the workers check
 //     (a frame that is not valid JSON ends the stream with the error the
 //     JSON framer gives there; anything else unusual hands the rest of the
 //     stream to the JSON framer itself); the frames decode on
@@ -43,6 +43,13 @@
 // but a JSON object) and every decoding error go to the plain decoding,
 // whose answer (error included) is returned; fuzz differentials pin that
 // both decode alike.
+//
+// One JSON scanner (json_scan.go) serves every scan above, and the cutting
+// of a JSON list page: it finds where values end (strings by their
+// unescaped closing quote, brackets matched by kind, nesting up to
+// maxScanDepth), over one buffer or incrementally over a stream's chunks,
+// without allocating or validating what strings and numbers hold; every
+// span it returns is validated by the serializer that decodes it.
 //
 // Transform (Config.Transform, opt-in): a transform declared safe for
 // concurrent use runs on the decode workers right after an item or a

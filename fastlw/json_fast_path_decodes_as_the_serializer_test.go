@@ -44,10 +44,9 @@ func eventFrame(eventType string, object []byte) []byte {
 	return fmt.Appendf(nil, `{"type":%q,"object":%s}`, eventType, object)
 }
 
-// clientsetDecodings returns the JSON stream decoding fastlw builds for a
-// client of core/v1 with ClientsetSerializer, and the same without its
-// fast path (the plain path's decoding).
-func clientsetDecodings(t testing.TB) (fast, plain streamDecoding) {
+// clientsetListerWatcher returns a ListerWatcher of pods for a client of
+// core/v1 with ClientsetSerializer (it sends no request).
+func clientsetListerWatcher(t testing.TB) *ListerWatcher {
 	client, err := rest.RESTClientFor(&rest.Config{
 		Host: "http://127.0.0.1:1", APIPath: "/api",
 		ContentConfig: rest.ContentConfig{GroupVersion: &corev1.SchemeGroupVersion, NegotiatedSerializer: scheme.Codecs.WithoutConversion()},
@@ -55,8 +54,14 @@ func clientsetDecodings(t testing.TB) (fast, plain streamDecoding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lw := New(Config{Client: client, Resource: "pods"})
-	fast, ok := lw.streamFormat('{')
+	return New(Config{Client: client, Resource: "pods"})
+}
+
+// clientsetDecodings returns the JSON stream decoding fastlw builds for a
+// client of core/v1 with ClientsetSerializer, and the same without its
+// fast path (the plain path's decoding).
+func clientsetDecodings(t testing.TB) (fast, plain streamDecoding) {
+	fast, ok := clientsetListerWatcher(t).streamFormat('{')
 	if !ok || fast.fastEmbedded == nil {
 		t.Fatal("the clientset's JSON stream has no fast path")
 	}

@@ -10,10 +10,11 @@ import (
 
 // decodeItems decodes the items of page into list's Items field, in page
 // order: the items are cut into runs (chunks), at most Workers chunks decode
-// at once, each into its own list, and each chunk's items are copied into
-// its range of one slice sized for the page. It reports false, leaving list
-// as it was, when list has no settable Items slice or a chunk does not
-// decode to a list of list's type holding exactly its items.
+// at once, each into its own list, whose items land in their range of one
+// slice sized for the page. It reports false, leaving list as it was, when
+// list has no settable Items slice or a chunk does not decode to a list of
+// list's type holding exactly its items. A worker reuses its chunk buffer
+// when the decoder copies its input (copiesInput).
 func (lw *ListerWatcher) decodeItems(decoder runtime.Decoder, page splitList, list runtime.Object) bool {
 	items, ok := itemsField(list)
 	if !ok {
@@ -28,15 +29,28 @@ func (lw *ListerWatcher) decodeItems(decoder runtime.Decoder, page splitList, li
 		next <- c
 	}
 	close(next)
+	reuse := copiesInput(decoder)
 	var failed atomic.Bool
 	var wg sync.WaitGroup
 	for range min(lw.cfg.Workers, chunks) {
 		wg.Go(func() {
+			var buf []byte
+			if reuse {
+				buf = takeChunkBuffer()
+				defer func() { giveChunkBuffer(buf) }()
+			}
 			for c := range next {
 				from, to := c*size, min(c*size+size, n)
-				if failed.Load() || !decodeChunk(decoder, page.chunk(from, to), all.Slice(from, to), list) {
+				if failed.Load() {
+					continue
+				}
+				buf = page.appendChunk(buf[:0], from, to)
+				if !decodeChunk(decoder, buf, all.Slice(from, to), list, reuse) {
 					failed.Store(true)
 					continue
+				}
+				if !reuse {
+					buf = nil
 				}
 				earlyTransform(lw.cfg.Transform).items(all.Slice(from, to))
 			}
@@ -50,10 +64,20 @@ func (lw *ListerWatcher) decodeItems(decoder runtime.Decoder, page splitList, li
 	return true
 }
 
-// decodeChunk decodes one chunk and copies its items into into, reporting
-// whether it decoded to a list of like's type with exactly into.Len() items.
-func decodeChunk(decoder runtime.Decoder, data []byte, into reflect.Value, like runtime.Object) bool {
-	obj, err := runtime.Decode(decoder, data)
+// decodeChunk decodes one chunk and makes sure into holds its items,
+// reporting whether it decoded to a list of like's type with exactly
+// into.Len() items. With inPlace (a decoder that copiesInput: client-go's
+// typed codecs) it decodes into a new list of like's type whose Items is
+// into emptied, so that a decoder that appends to the slice it is given
+// (encoding/json does) fills into in place instead of a slice of its own.
+func decodeChunk(decoder runtime.Decoder, data []byte, into reflect.Value, like runtime.Object, inPlace bool) bool {
+	var target runtime.Object
+	if inPlace {
+		list := reflect.New(reflect.TypeOf(like).Elem())
+		list.Elem().FieldByName("Items").Set(into.Slice3(0, 0, into.Len()))
+		target = list.Interface().(runtime.Object)
+	}
+	obj, _, err := decoder.Decode(data, nil, target)
 	if err != nil || reflect.TypeOf(obj) != reflect.TypeOf(like) {
 		return false
 	}
@@ -61,7 +85,9 @@ func decodeChunk(decoder runtime.Decoder, data []byte, into reflect.Value, like 
 	if !ok || items.Len() != into.Len() {
 		return false
 	}
-	reflect.Copy(into, items)
+	if items.Pointer() != into.Pointer() {
+		reflect.Copy(into, items)
+	}
 	return true
 }
 

@@ -19,8 +19,9 @@ type splitList interface {
 	skeleton() []byte
 	// len returns the number of items.
 	len() int
-	// chunk returns a list of the page's kind holding items [from, to).
-	chunk(from, to int) []byte
+	// appendChunk appends to dst a list of the page's kind holding items
+	// [from, to).
+	appendChunk(dst []byte, from, to int) []byte
 }
 
 // decodePage turns a list response into what Result.Get returns. A page it

@@ -115,20 +115,25 @@ func (p *protobufList) skeleton() []byte {
 	return p.wrap(raw)
 }
 
-// chunk returns the envelope around a list holding items [from, to).
-func (p *protobufList) chunk(from, to int) []byte {
+// appendChunk appends the envelope around a list holding items [from, to)
+// to dst.
+func (p *protobufList) appendChunk(dst []byte, from, to int) []byte {
 	start := p.itemsFrom
 	if from > 0 {
 		start = p.ends[from-1]
 	}
-	return p.wrap(p.raw[start:p.ends[to-1]])
+	return p.appendWrapped(dst, p.raw[start:p.ends[to-1]])
 }
 
 // wrap returns the magic, the envelope's other records, and raw as the
 // envelope's raw field.
 func (p *protobufList) wrap(raw []byte) []byte {
-	out := make([]byte, 0, len(protobufMagic)+len(p.envelope)+len(raw)+16)
-	out = append(append(out, protobufMagic...), p.envelope...)
-	out = protowire.AppendTag(out, envelopeRawField, protowire.BytesType)
-	return protowire.AppendBytes(out, raw)
+	return p.appendWrapped(make([]byte, 0, len(protobufMagic)+len(p.envelope)+len(raw)+16), raw)
+}
+
+// appendWrapped appends what wrap returns to dst.
+func (p *protobufList) appendWrapped(dst, raw []byte) []byte {
+	dst = append(append(dst, protobufMagic...), p.envelope...)
+	dst = protowire.AppendTag(dst, envelopeRawField, protowire.BytesType)
+	return protowire.AppendBytes(dst, raw)
 }

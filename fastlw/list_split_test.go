@@ -32,7 +32,6 @@ func TestSplitJSONListCutsWellFormedListsAndRefusesTheRest(t *testing.T) {
 		{name: "a trailing comma", body: `{"items":[{},]}`},
 		{name: "mismatched brackets in an item", body: `{"items":[{"a":[1}]]}`},
 		{name: "an unterminated string", body: `{"items":[{"a":"b}]}`},
-		{name: "a control character in a string", body: "{\"items\":[{\"a\":\"\x01\"}]}"},
 		{name: "a missing colon", body: `{"items" [1]}`},
 	}
 	for _, tt := range tests {
@@ -47,6 +46,67 @@ func TestSplitJSONListCutsWellFormedListsAndRefusesTheRest(t *testing.T) {
 			requireJSONSplitFaithful(t, []byte(tt.body), page, tt.items)
 		})
 	}
+}
+
+// TestAJSONListTheSplitterCannotProveInvalidIsRefusedByTheDecodeOfAChunk
+// pins what the splitter leaves to the decoder (it checks structure, not
+// what strings hold): the page is cut, and a chunk holding the bad item is
+// not valid JSON, so the serializer refuses it and the page goes to the
+// plain path.
+func TestAJSONListTheSplitterCannotProveInvalidIsRefusedByTheDecodeOfAChunk(t *testing.T) {
+	body := []byte("{\"kind\":\"L\",\"items\":[{\"a\":1},{\"a\":\"\x01\"}]}")
+	page, ok := splitJSONList(body)
+	if !ok || page.len() != 2 {
+		t.Fatalf("split = %v, want the page cut into its 2 items", ok)
+	}
+	if !json.Valid(page.appendChunk(nil, 0, 1)) || json.Valid(page.appendChunk(nil, 1, 2)) {
+		t.Fatal("want the first chunk valid and the one with the control byte invalid")
+	}
+}
+
+// FuzzAJSONListIsCutIntoChunksThatHoldThePageOrRefuseToDecode pins the
+// splitter's soundness on arbitrary bodies: a valid page is cut into a
+// skeleton and chunks that hold exactly its items; an invalid page that is
+// cut, in chunks of any size, has a skeleton or a chunk that is not valid
+// JSON (the decoder, which validates its whole input, refuses it).
+func FuzzAJSONListIsCutIntoChunksThatHoldThePageOrRefuseToDecode(f *testing.F) {
+	f.Add(realisticPage(f, 2))
+	for _, body := range []string{
+		`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"a":1},{"b":[2,3]}]}`,
+		`{"kind":"L","items":[{"s":"]}\"{["},{"t":"\\"}]}`, `{"items":[{"a":[1}]]}`, `{"items":[1,"two",null,[true]]}`,
+		`{"items":[1x,2]}`, `{"items":[{"a":1},{"a":"\u00"}],"metadata":{}}`, `{"items":[1],"kind":tru}`,
+	} {
+		f.Add([]byte(body))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		page, ok := splitJSONList(body)
+		if !ok {
+			return
+		}
+		if json.Valid(body) {
+			requireJSONSplitFaithful(t, body, page, page.len())
+			return
+		}
+		for _, size := range []int{1, 2, page.len()} {
+			if splitPiecesAllValid(page, size) {
+				t.Fatalf("invalid %q cut into valid pieces (chunks of %d)", body, size)
+			}
+		}
+	})
+}
+
+// splitPiecesAllValid reports whether the skeleton and every chunk of size
+// items are valid JSON.
+func splitPiecesAllValid(page *jsonList, size int) bool {
+	if !json.Valid(page.skeleton()) {
+		return false
+	}
+	for from := 0; from < page.len(); from += size {
+		if !json.Valid(page.appendChunk(nil, from, min(from+size, page.len()))) {
+			return false
+		}
+	}
+	return true
 }
 
 // requireJSONSplitFaithful checks that the skeleton is the body with no
@@ -71,8 +131,8 @@ func requireJSONSplitFaithful(t *testing.T, body []byte, page *jsonList, items i
 			Kind  json.RawMessage `json:"kind"`
 			Items []any           `json:"items"`
 		}
-		if err := json.Unmarshal(page.chunk(i, min(i+2, items)), &chunk); err != nil {
-			t.Fatalf("chunk %s: %v", page.chunk(i, min(i+2, items)), err)
+		if err := json.Unmarshal(page.appendChunk(nil, i, min(i+2, items)), &chunk); err != nil {
+			t.Fatalf("chunk %s: %v", page.appendChunk(nil, i, min(i+2, items)), err)
 		}
 		if string(chunk.Kind) != string(whole["kind"]) {
 			t.Fatalf("chunk kind %s, want %s", chunk.Kind, whole["kind"])

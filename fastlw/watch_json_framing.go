@@ -16,14 +16,16 @@ const maxFastFrame = 16<<20 - 1
 
 // jsonFrames cuts a JSON watch stream into frames as apimachinery's JSON
 // framer under streaming.Decoder does (one top-level value a frame,
-// JSON whitespace between them), but with one pass that matches brackets
-// outside strings instead of encoding/json's two scans. It does not
-// validate: a frame it cuts is "unchecked" and must be checked by whoever
-// decodes it (checkedFrameError). Anything else hands the rest of the
-// stream, from the start of the value being cut, to the plain framer: a
-// value that is not an object, a read error or the end of the stream in
-// the middle of a value, a frame of maxFastFrame bytes or more. From then
-// on every frame and error is the plain framer's.
+// JSON whitespace between them), but with one pass of fastlw's JSON
+// scanner (jsonScan, fed each buffered chunk once) instead of
+// encoding/json's two scans. It does not validate: a frame it cuts is
+// "unchecked" and must be checked by whoever decodes it
+// (checkedFrameError). Anything else hands the rest of the stream, from the
+// start of the value being cut, to the plain framer: a value that is not an
+// object, brackets the scanner finds invalid (mismatched, too deep), a read
+// error or the end of the stream in the middle of a value, a frame of
+// maxFastFrame bytes or more. From then on every frame and error is the
+// plain framer's.
 //
 // Only the reader goroutine uses a jsonFrames.
 type jsonFrames struct {
@@ -34,6 +36,18 @@ type jsonFrames struct {
 	plain streaming.Decoder
 	// sizeHint is the capacity to give the next frame (the last one's size).
 	sizeHint int
+	// free holds the buffers of frames already decoded, for new frames to
+	// reuse (see reused_buffers.go); nil means none.
+	free chan []byte
+}
+
+// newFrame returns an empty buffer for the next frame: a free one, or a new
+// one of sizeHint bytes.
+func (f *jsonFrames) newFrame() []byte {
+	if buf := takeFrame(f.free); buf != nil {
+		return buf
+	}
+	return make([]byte, 0, f.sizeHint)
 }
 
 // next returns the next frame and whether it is unchecked (cut by the
@@ -49,8 +63,8 @@ func (f *jsonFrames) next() (frame []byte, unchecked bool, err error) {
 	if err := f.skipSpace(); err != nil {
 		return f.handOver(nil, errorReader{err})
 	}
-	frame = make([]byte, 0, f.sizeHint)
-	var scan frameScan
+	frame = f.newFrame()
+	var scan jsonScan
 	for {
 		if f.in.Buffered() == 0 {
 			if _, err := f.in.Peek(1); err != nil {
@@ -58,13 +72,16 @@ func (f *jsonFrames) next() (frame []byte, unchecked bool, err error) {
 			}
 		}
 		chunk, _ := f.in.Peek(f.in.Buffered())
-		n, state := scan.feed(chunk)
+		if len(frame) == 0 && chunk[0] != '{' {
+			return f.handOver(frame, f.in)
+		}
+		n, step := scan.feed(chunk)
 		frame = append(frame, chunk[:n]...)
 		_, _ = f.in.Discard(n)
 		switch {
-		case state == frameUnusual || len(frame) >= maxFastFrame:
+		case step == scanInvalid || len(frame) >= maxFastFrame:
 			return f.handOver(frame, f.in)
-		case state == frameDone:
+		case step == scanDone:
 			f.sizeHint = len(frame)
 			return frame, true, nil
 		}
@@ -92,7 +109,7 @@ func (f *jsonFrames) skipSpace() error {
 // returns its first frame.
 func (f *jsonFrames) handOver(prefix []byte, rest io.Reader) ([]byte, bool, error) {
 	body := bufferedBody{Reader: bufio.NewReader(io.MultiReader(bytes.NewReader(prefix), rest)), Closer: f.closer}
-	f.plain = streaming.NewDecoder(f.framer.NewFrameReader(body), frameCapture{})
+	f.plain = streaming.NewDecoder(f.framer.NewFrameReader(body), frameCapture{free: f.free})
 	return f.next()
 }
 
@@ -117,76 +134,4 @@ func checkedFrameError(frame []byte) error {
 		return err
 	}
 	return io.ErrUnexpectedEOF // not reached: an invalid frame does not decode
-}
-
-// frameScanState is where a frameScan stands after a chunk.
-type frameScanState int
-
-const (
-	frameMore    frameScanState = iota // the value goes on in the next chunk
-	frameDone                          // the value ended in this chunk
-	frameUnusual                       // the value is not an object: hand over
-)
-
-// frameScan follows one top-level value across chunks: brackets outside
-// strings until they balance.
-type frameScan struct {
-	started, inString, escaped bool
-	depth                      int
-}
-
-// feed scans chunk (the first one starts at the value, after its
-// whitespace) and returns how many of its bytes belong to the value and the
-// state after them.
-func (s *frameScan) feed(chunk []byte) (int, frameScanState) {
-	i := 0
-	if !s.started {
-		if chunk[0] != '{' {
-			return 0, frameUnusual
-		}
-		s.started = true
-	}
-	for i < len(chunk) {
-		if s.inString {
-			i = s.feedString(chunk, i)
-			continue
-		}
-		switch chunk[i] {
-		case '"':
-			s.inString = true
-		case '{', '[':
-			s.depth++
-		case '}', ']':
-			s.depth--
-			if s.depth == 0 {
-				return i + 1, frameDone
-			}
-		}
-		i++
-	}
-	return i, frameMore
-}
-
-// feedString scans string bytes from i and returns the index after them:
-// after the closing quote, or after an escape, or the chunk's end.
-func (s *frameScan) feedString(chunk []byte, i int) int {
-	if s.escaped {
-		s.escaped = false
-		return i + 1
-	}
-	rest := chunk[i:]
-	quote := bytes.IndexByte(rest, '"')
-	segment := rest
-	if quote >= 0 {
-		segment = rest[:quote]
-	}
-	if backslash := bytes.IndexByte(segment, '\\'); backslash >= 0 {
-		s.escaped = true
-		return i + backslash + 1
-	}
-	if quote < 0 {
-		return len(chunk)
-	}
-	s.inString = false
-	return i + quote + 1
 }

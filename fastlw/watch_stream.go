@@ -123,11 +123,15 @@ func (s *orderedStream) read() {
 		return
 	}
 	defer close(s.work)
+	var free chan []byte // decoded frames' buffers, for new frames (reused_buffers.go)
+	if decoding.copiesFrames() {
+		free = make(chan []byte, cap(s.tokens))
+	}
 	s.running.Add(s.workers)
 	for range s.workers {
-		go s.decodeFrames(decoding)
+		go s.decodeFrames(decoding, free)
 	}
-	next := frameSource(decoding.framer, buffered, s.body)
+	next := frameSource(decoding.framer, buffered, s.body, free)
 	for s.takeToken() {
 		data, unchecked, err := next()
 		if err != nil {
@@ -144,12 +148,13 @@ func (s *orderedStream) read() {
 
 // frameSource returns the function that cuts the next frame of the stream
 // read through buffered: jsonFrames for apimachinery's JSON framer (its
-// frames unchecked), the framer itself under streaming.Decoder otherwise.
-func frameSource(framer runtime.Framer, buffered *bufio.Reader, body io.Closer) func() ([]byte, bool, error) {
+// frames unchecked), the framer itself under streaming.Decoder otherwise;
+// either takes the frames' buffers from free when it has one.
+func frameSource(framer runtime.Framer, buffered *bufio.Reader, body io.Closer, free chan []byte) func() ([]byte, bool, error) {
 	if sameJSONFramer(framer) {
-		return (&jsonFrames{in: buffered, closer: body, framer: framer, sizeHint: 4096}).next
+		return (&jsonFrames{in: buffered, closer: body, framer: framer, sizeHint: 4096, free: free}).next
 	}
-	frames := streaming.NewDecoder(framer.NewFrameReader(bufferedBody{buffered, body}), frameCapture{})
+	frames := streaming.NewDecoder(framer.NewFrameReader(bufferedBody{buffered, body}), frameCapture{free: free})
 	return func() ([]byte, bool, error) {
 		obj, _, err := frames.Decode(nil, nil)
 		if err != nil {
@@ -179,9 +184,9 @@ func (s *orderedStream) takeToken() bool {
 	}
 }
 
-// decodeFrames decodes frames until work is closed; after Close it only
-// marks them closed.
-func (s *orderedStream) decodeFrames(decoding streamDecoding) {
+// decodeFrames decodes frames until work is closed, giving each frame's
+// buffer to free once decoded; after Close it only marks them closed.
+func (s *orderedStream) decodeFrames(decoding streamDecoding, free chan<- []byte) {
 	defer s.running.Done()
 	for slot := range s.work {
 		select {
@@ -193,6 +198,7 @@ func (s *orderedStream) decodeFrames(decoding streamDecoding) {
 				slot.object = s.transform.event(slot.eventType, slot.object)
 			}
 		}
+		recycleFrame(free, slot.data)
 		slot.data = nil
 		close(slot.done)
 	}
@@ -252,6 +258,13 @@ func (d streamDecoding) decode(frame []byte, unchecked bool) (watch.EventType, r
 	return restwatch.NewDecoder(singleFrame{frame: frame, decoder: d.events}, d.embedded).Decode()
 }
 
+// copiesFrames reports whether a frame's buffer may be reused once decoded:
+// the events decoder and the object decoders all copy their input
+// (client-go's scheme codecs, the metadata client's; see copiesInput).
+func (d streamDecoding) copiesFrames() bool {
+	return knownToCopyInput(d.events) && copiesInput(d.embedded) && (d.fastEmbedded == nil || copiesInput(d.fastEmbedded))
+}
+
 // singleFrame is a streaming.Decoder over one frame that was already read.
 type singleFrame struct {
 	frame   []byte
@@ -273,12 +286,13 @@ type bufferedBody struct {
 }
 
 // frameCapture is a runtime.Decoder that "decodes" a frame into a copy of
-// its bytes, so that streaming.Decoder does the framing alone.
-type frameCapture struct{}
+// its bytes, so that streaming.Decoder does the framing alone. The copy
+// goes into a buffer from free when it has one (nil: none).
+type frameCapture struct{ free chan []byte }
 
 // Decode copies data (the streaming decoder reuses its buffer).
-func (frameCapture) Decode(data []byte, _ *schema.GroupVersionKind, _ runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
-	return &rawFrame{data: append([]byte(nil), data...)}, nil, nil
+func (c frameCapture) Decode(data []byte, _ *schema.GroupVersionKind, _ runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	return &rawFrame{data: append(takeFrame(c.free), data...)}, nil, nil
 }
 
 // rawFrame carries one frame's bytes out of the streaming decoder.
