@@ -3,6 +3,7 @@ package fastlw
 import (
 	encodingjson "encoding/json"
 	"fmt"
+	"net/http"
 	"reflect"
 	"testing"
 
@@ -56,8 +57,13 @@ func clientsetDecodings(t testing.TB) (fast, plain streamDecoding) {
 		t.Fatal(err)
 	}
 	lw := New(Config{Client: client, Resource: "pods"})
-	fast, ok := lw.streamFormat('{')
-	if !ok || fast.fastEmbedded == nil {
+	answer := &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {runtime.ContentTypeJSON}}}
+	info, ok := lw.streamInfoFor(answer)
+	if !ok {
+		t.Fatal("the clientset's serializer does not stream JSON")
+	}
+	fast = lw.streamDecoding(info)
+	if fast.fastEmbedded == nil {
 		t.Fatal("the clientset's JSON stream has no fast path")
 	}
 	plain = fast
