@@ -84,10 +84,23 @@
 // the plain path, so the Reflector refuses it as
 // before; timeoutSeconds and the context go with the request. Anything
 // fastlw cannot serve goes through the plain path: a list response it
-// cannot cut or decode (Result.Get), a serializer with no stream
-// serializers (Request.Watch), a stream whose first byte names a format the
-// serializer cannot stream (the stream is closed and Request.Watch's events
-// are relayed).
+// cannot cut or decode (Result.Get); a watch answer it does not read (not
+// 200 OK, or, by its Content-Type, in a media type the serializer cannot
+// stream), which is handed as received to Request.Watch, so that the answer
+// is what the plain path makes of it (its error, such as the NegotiateError
+// of a proxy's HTML page, or its own watch over the stream) after one
+// request; and the whole watch (Request.Watch) when the serializer has no
+// stream serializers, or the response of a watch cannot be seen (the
+// client is not a *rest.RESTClient, or client-go's ClientsAllowCBOR gate is
+// on).
+//
+// Watch requests: rest.Request.Stream hides the response, so a watch is
+// sent through a sibling of the caller's *rest.RESTClient (the same URL,
+// content configuration, rate limiter, warning handler, backoff and HTTP
+// client, over the caller's own transport, which it wraps to see the
+// response's status and Content-Type). As Request.Watch, the first attempt
+// is not rate limited, its retries are; the warnings of an answer handed to
+// Request.Watch are reported by it alone.
 //
 // NewFromClient and NewFilteredFromClient are the drop-ins for
 // cache.NewListWatchFromClient and cache.NewFilteredListWatchFromClient:

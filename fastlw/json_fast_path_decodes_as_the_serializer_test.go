@@ -61,8 +61,11 @@ func clientsetListerWatcher(t testing.TB) *ListerWatcher {
 // client of core/v1 with ClientsetSerializer, and the same without its
 // fast path (the plain path's decoding).
 func clientsetDecodings(t testing.TB) (fast, plain streamDecoding) {
-	fast, ok := clientsetListerWatcher(t).streamFormat('{')
-	if !ok || fast.fastEmbedded == nil {
+	fast, ok := streamDecodingFor(clientsetListerWatcher(t), runtime.ContentTypeJSON)
+	if !ok {
+		t.Fatal("the clientset's serializer does not stream JSON")
+	}
+	if fast.fastEmbedded == nil {
 		t.Fatal("the clientset's JSON stream has no fast path")
 	}
 	plain = fast

@@ -58,7 +58,7 @@ func (lw *ListerWatcher) ListWithContext(ctx context.Context, options metav1.Lis
 	sent := lw.modified(options)
 	result, ok := lw.takePrefetched(ctx, sent)
 	if !ok {
-		result = lw.request(sent).Do(ctx)
+		result = lw.request(lw.cfg.Client, sent).Do(ctx)
 	}
 	return lw.decodePage(ctx, options, result)
 }
@@ -79,13 +79,13 @@ func (lw *ListerWatcher) modified(options metav1.ListOptions) metav1.ListOptions
 	return options
 }
 
-// request builds the GET of the collection with the options sent as query
-// parameters, as cache.NewListWatchFromClient builds it, or as a typed
-// client does with PreferProtobuf and TimeoutFromOptions, or as the dynamic
-// and metadata clients do with AbsPath, the Accept headers and
-// WatchTimeoutFromOptions.
-func (lw *ListerWatcher) request(sent metav1.ListOptions) *rest.Request {
-	req := lw.cfg.Client.Get().
+// request builds, on client (Config.Client, or its siblingClient), the GET
+// of the collection with the options sent as query parameters, as
+// cache.NewListWatchFromClient builds it, or as a typed client does with
+// PreferProtobuf and TimeoutFromOptions, or as the dynamic and metadata
+// clients do with AbsPath, the Accept headers and WatchTimeoutFromOptions.
+func (lw *ListerWatcher) request(client rest.Interface, sent metav1.ListOptions) *rest.Request {
+	req := client.Get().
 		UseProtobufAsDefaultIfPreferred(lw.cfg.PreferProtobuf)
 	if accept := lw.accept(sent.Watch); accept != "" {
 		req = req.SetHeader("Accept", accept)

@@ -36,7 +36,7 @@ func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListO
 	sent := lw.modified(nextPageOptions(options, token))
 	pctx, cancel := context.WithCancel(ctx)
 	p := &prefetch{sent: sent, ctx: pctx, cancel: cancel, done: make(chan struct{})}
-	req := lw.request(sent)
+	req := lw.request(lw.cfg.Client, sent)
 	go func() {
 		defer close(p.done)
 		p.result = req.Do(pctx)

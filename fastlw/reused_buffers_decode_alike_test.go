@@ -3,6 +3,7 @@ package fastlw
 import (
 	encodingjson "encoding/json"
 	"fmt"
+	"net/http"
 	"reflect"
 	"testing"
 
@@ -73,7 +74,7 @@ func requireDecodeAliasesNoFrameByte(t *testing.T, decoding streamDecoding, fram
 // protobufEventFrames returns the protobuf stream decoding of the
 // clientset and the frames of ADDED events of realistic pods in it.
 func protobufEventFrames(t *testing.T) (streamDecoding, [][]byte) {
-	decoding, ok := clientsetListerWatcher(t).streamFormat(0x00)
+	decoding, ok := streamDecodingFor(clientsetListerWatcher(t), runtime.ContentTypeProtobuf)
 	if !ok {
 		t.Fatal("the clientset has no protobuf stream")
 	}
@@ -104,7 +105,7 @@ func protobufEventFrames(t *testing.T) (streamDecoding, [][]byte) {
 func TestAStreamOfUnknownDecodersGetsANewBufferForEveryFrame(t *testing.T) {
 	lw := clientsetListerWatcher(t)
 	lw.cfg.Serializer = UnstructuredSerializer()
-	decoding, ok := lw.streamFormat('{')
+	decoding, ok := streamDecodingFor(lw, runtime.ContentTypeJSON)
 	if !ok {
 		t.Fatal("the unstructured serializer has no JSON stream")
 	}
@@ -235,4 +236,15 @@ func TestOnlyDecodersKnownToCopyTheirInputReuseBuffers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// streamDecodingFor returns the stream decoding lw picks for a 200 watch
+// answer of contentType, and whether it streams that media type.
+func streamDecodingFor(lw *ListerWatcher, contentType string) (streamDecoding, bool) {
+	answer := &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {contentType}}}
+	info, ok := lw.streamInfoFor(answer)
+	if !ok {
+		return streamDecoding{}, false
+	}
+	return lw.streamDecoding(info), true
 }

@@ -2,41 +2,81 @@ package fastlw
 
 import (
 	"context"
+	"io"
+	"mime"
 	"net/http"
+	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
 )
 
-// openWatch opens the watch stream through the client and returns a
-// StreamWatcher (apimachinery's own) over the ordered parallel decoder. A
-// serializer that has no stream serializer for any media type it reads is
-// served by the plain path from the start. An error opening the stream is
-// returned as the plain path returns it; a connection closed before the
-// response (a probable EOF or a timeout), which Request.Watch retries, is
-// retried by Request.Watch (reopenWatchOnPlainPath).
+// openWatch opens the watch stream and returns a StreamWatcher
+// (apimachinery's own) over the ordered parallel decoder when the answer is
+// one fastlw reads: 200 OK, in a media type (its Content-Type, parameters
+// ignored, as client-go's negotiation ignores them) the serializer has a
+// stream serializer for. Any other 2xx answer is handed, as received, to
+// Request.Watch, which makes of it what the plain path makes (an error, or
+// its own watch over the answer), without a second request. An error
+// opening the stream is returned as the plain path returns it; a
+// connection closed before the response (a probable EOF or a timeout),
+// which Request.Watch retries, is retried by Request.Watch
+// (reopenWatchOnPlainPath).
+//
+// The plain path serves the whole watch when the serializer has no stream
+// serializer at all, or when the response cannot be seen: the client is
+// not a *rest.RESTClient, or no siblingClient can be built for it.
 func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
-	if !lw.streamsAny() {
-		return lw.request(sent).Watch(ctx)
+	rc, ok := lw.cfg.Client.(*rest.RESTClient)
+	if !ok || !lw.streamsAny() {
+		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}
-	body, err := lw.request(sent).Stream(ctx)
+	sibling, ok := newSiblingClient(rc, func(resp *http.Response) bool {
+		_, ok := lw.streamInfoFor(resp)
+		return ok
+	})
+	if !ok {
+		return lw.request(lw.cfg.Client, sent).Watch(ctx)
+	}
+	req := sibling.prepare(lw.request(sibling.client, sent))
+	body, err := req.Throttle(retriesOnly(rc.GetRateLimiter())).Stream(ctx)
 	if err != nil {
 		if utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) {
 			return lw.reopenWatchOnPlainPath(ctx, sent)
 		}
 		return nil, err
 	}
-	// The relayed plain watch opens under a context the stream's Close
-	// cancels, so that Stop never waits for a server that does not answer.
-	relayCtx, cancelRelay := context.WithCancel(ctx)
-	plain := func() (watch.Interface, error) { return lw.request(sent).Watch(relayCtx) }
-	stream := newOrderedStream(body, lw.streamFormat, plain, lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
-	stream.cancelRelay = cancelRelay
+	resp := sibling.recorder.lastResponse()
+	info, ok := lw.streamInfoFor(resp)
+	if !ok {
+		if resp == nil {
+			_ = body.Close()
+			return lw.request(lw.cfg.Client, sent).Watch(ctx)
+		}
+		return lw.replayToPlainWatch(ctx, sibling, sent, resp, body)
+	}
+	stream := newOrderedStream(body, lw.streamDecoding(info), lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, http.MethodGet, "ClientWatchDecoding")
 	return watch.NewStreamWatcher(stream, reporter), nil
+}
+
+// replayToPlainWatch hands resp, an answer to the watch request sent
+// through sibling whose body is body, to Request.Watch as if it had just
+// arrived, and returns what Request.Watch makes of it. When that is an
+// error, body is closed (Request.Watch leaves the body of an answer it
+// cannot decode open).
+func (lw *ListerWatcher) replayToPlainWatch(ctx context.Context, sibling *siblingClient, sent metav1.ListOptions, resp *http.Response, body io.ReadCloser) (watch.Interface, error) {
+	sibling.recorder.replayNext(resp, body)
+	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(ctx)
+	if err != nil {
+		_ = body.Close()
+	}
+	return w, err
 }
 
 // streamsAny reports whether the serializer has a stream serializer for any
@@ -50,27 +90,27 @@ func (lw *ListerWatcher) streamsAny() bool {
 	return false
 }
 
-// streamFormat returns how to read a stream that starts with first, by the
-// format of its first byte: '{' or whitespace is JSON, a zero is protobuf
-// (a length prefix under 16 MiB), 0xd9 is CBOR (its self-describing tag);
-// false when the byte names none, or the serializer has no stream
-// serializer for it.
-func (lw *ListerWatcher) streamFormat(first byte) (streamDecoding, bool) {
-	var mediaType string
-	switch first {
-	case '{', ' ', '\t', '\r', '\n':
-		mediaType = runtime.ContentTypeJSON
-	case 0x00:
-		mediaType = runtime.ContentTypeProtobuf
-	case 0xd9:
-		mediaType = runtime.ContentTypeCBOR
-	default:
-		return streamDecoding{}, false
+// streamInfoFor returns the serializer that reads the watch answer resp:
+// false unless it is a 200 OK whose Content-Type parses to a media type
+// the serializer has a stream serializer for (its parameters are ignored,
+// as client-go's negotiation of a watch decoder ignores them).
+func (lw *ListerWatcher) streamInfoFor(resp *http.Response) (runtime.SerializerInfo, bool) {
+	if resp == nil || resp.StatusCode != http.StatusOK {
+		return runtime.SerializerInfo{}, false
+	}
+	mediaType, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		return runtime.SerializerInfo{}, false
 	}
 	info, ok := runtime.SerializerInfoForMediaType(lw.cfg.Serializer.SupportedMediaTypes(), mediaType)
 	if !ok || info.StreamSerializer == nil || info.Serializer == nil {
-		return streamDecoding{}, false
+		return runtime.SerializerInfo{}, false
 	}
+	return info, true
+}
+
+// streamDecoding returns how to read a stream that info serializes.
+func (lw *ListerWatcher) streamDecoding(info runtime.SerializerInfo) streamDecoding {
 	decoding := streamDecoding{
 		framer:   info.StreamSerializer.Framer,
 		events:   info.StreamSerializer.Serializer,
@@ -79,7 +119,7 @@ func (lw *ListerWatcher) streamFormat(first byte) (streamDecoding, bool) {
 	if fast, ok := fastJSONDecoder(info); ok {
 		decoding.fastEmbedded = lw.cfg.Serializer.DecoderToVersion(fast, lw.cfg.Client.APIVersion())
 	}
-	return decoding, true
+	return decoding
 }
 
 // streamDecoding is how one watch stream's frames are split and decoded.
@@ -91,4 +131,29 @@ type streamDecoding struct {
 	// (fastJSONDecoder); the frames are JSON and decodeEventFast is tried
 	// first.
 	fastEmbedded runtime.Decoder
+}
+
+// retriesOnly returns limiter for a request whose first attempt is not
+// rate limited, as Request.Watch does not limit a watch's first attempt
+// but does limit its retries; nil when limiter is nil.
+func retriesOnly(limiter flowcontrol.RateLimiter) flowcontrol.RateLimiter {
+	if limiter == nil {
+		return nil
+	}
+	return &firstWaitFree{RateLimiter: limiter}
+}
+
+// firstWaitFree is a rate limiter whose first Wait returns at once; every
+// other call is the wrapped limiter's.
+type firstWaitFree struct {
+	flowcontrol.RateLimiter
+	waited atomic.Bool
+}
+
+// Wait returns nil the first time, and waits on the wrapped limiter after.
+func (l *firstWaitFree) Wait(ctx context.Context) error {
+	if !l.waited.Swap(true) {
+		return nil
+	}
+	return l.RateLimiter.Wait(ctx)
 }

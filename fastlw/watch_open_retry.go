@@ -34,5 +34,5 @@ func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1
 	case <-pause.C:
 	case <-ctx.Done():
 	}
-	return lw.request(sent).MaxRetries(watchMaxRetries - 1).Watch(ctx)
+	return lw.request(lw.cfg.Client, sent).MaxRetries(watchMaxRetries - 1).Watch(ctx)
 }

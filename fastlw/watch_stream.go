@@ -2,7 +2,6 @@ package fastlw
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"sync"
@@ -21,9 +20,7 @@ var errStreamClosed = errors.New("fastlw: watch stream closed")
 // worker goroutines and returns them in stream order. One reader goroutine
 // splits the body into frames with the serializer's framer; a frame holds
 // one of maxInFlight tokens from before it is read until Decode returns it,
-// so at most maxInFlight frames (raw or decoded) are held. A stream in a
-// format the serializer cannot stream is closed and relayed from the plain
-// path instead.
+// so at most maxInFlight frames (raw or decoded) are held.
 //
 // The channels are the synchronisation: pending carries the frames in
 // stream order (closed by the reader when it ends, after it set endErr),
@@ -31,10 +28,9 @@ var errStreamClosed = errors.New("fastlw: watch stream closed")
 // worker that decoded it. endErr is written by the reader before it closes
 // pending and read by Decode after pending is closed.
 type orderedStream struct {
-	body    io.ReadCloser
-	format  func(first byte) (streamDecoding, bool)
-	plain   func() (watch.Interface, error)
-	workers int
+	body     io.ReadCloser
+	decoding streamDecoding
+	workers  int
 	// transform is the early pass the workers apply (Config.Transform).
 	transform earlyTransform
 
@@ -46,10 +42,6 @@ type orderedStream struct {
 	stop     chan struct{} // closed by Close
 	stopOnce sync.Once
 	running  sync.WaitGroup // the reader and the workers
-	// cancelRelay ends the context of the plain watch relayPlain opens
-	// (so an opening that hangs cannot hold Close); set before the stream
-	// is handed out, called by Close; nil means nothing to cancel.
-	cancelRelay context.CancelFunc
 }
 
 // frameSlot is one frame: its bytes until a worker decodes it, then the
@@ -64,11 +56,11 @@ type frameSlot struct {
 	err       error
 }
 
-// newOrderedStream starts reading body; the workers apply transform to the
-// objects they decode.
-func newOrderedStream(body io.ReadCloser, format func(byte) (streamDecoding, bool), plain func() (watch.Interface, error), workers, maxInFlight int, transform earlyTransform) *orderedStream {
+// newOrderedStream starts reading body, split and decoded as decoding
+// says; the workers apply transform to the objects they decode.
+func newOrderedStream(body io.ReadCloser, decoding streamDecoding, workers, maxInFlight int, transform earlyTransform) *orderedStream {
 	s := &orderedStream{
-		body: body, format: format, plain: plain, workers: max(1, min(workers, maxInFlight)),
+		body: body, decoding: decoding, workers: max(1, min(workers, maxInFlight)),
 		transform: transform,
 		tokens:    make(chan struct{}, maxInFlight),
 		pending:   make(chan *frameSlot, maxInFlight),
@@ -97,32 +89,18 @@ func (s *orderedStream) Decode() (watch.EventType, runtime.Object, error) {
 func (s *orderedStream) Close() {
 	s.stopOnce.Do(func() {
 		close(s.stop)
-		if s.cancelRelay != nil {
-			s.cancelRelay()
-		}
 		_ = s.body.Close()
 	})
 	s.running.Wait()
 }
 
-// read sniffs the stream's format, then splits it into frames until it
-// ends or the stream is closed; it is the only writer of pending.
+// read splits the stream into frames until it ends or the stream is
+// closed; it is the only writer of pending.
 func (s *orderedStream) read() {
 	defer s.running.Done()
 	defer close(s.pending)
-	buffered := bufio.NewReaderSize(s.body, 64<<10)
-	first, err := buffered.Peek(1)
-	if err != nil {
-		s.endErr = err
-		return
-	}
-	decoding, ok := s.format(first[0])
-	if !ok {
-		_ = s.body.Close()
-		s.relayPlain()
-		return
-	}
 	defer close(s.work)
+	decoding := s.decoding
 	var free chan []byte // decoded frames' buffers, for new frames (reused_buffers.go)
 	if decoding.copiesFrames() {
 		free = make(chan []byte, cap(s.tokens))
@@ -131,6 +109,7 @@ func (s *orderedStream) read() {
 	for range s.workers {
 		go s.decodeFrames(decoding, free)
 	}
+	buffered := bufio.NewReaderSize(s.body, 64<<10)
 	next := frameSource(decoding.framer, buffered, s.body, free)
 	for s.takeToken() {
 		data, unchecked, err := next()
@@ -204,36 +183,6 @@ func (s *orderedStream) decodeFrames(decoding streamDecoding, free chan<- []byte
 	}
 }
 
-// relayPlain opens the plain path's watch and passes its events on, in
-// order, until it ends or the stream is closed; an error opening it ends
-// the stream with that error.
-func (s *orderedStream) relayPlain() {
-	w, err := s.plain()
-	if err != nil {
-		s.endErr = err
-		return
-	}
-	defer w.Stop()
-	for s.takeToken() {
-		select {
-		case event, ok := <-w.ResultChan():
-			if !ok {
-				<-s.tokens
-				s.endErr = io.EOF
-				return
-			}
-			slot := &frameSlot{done: make(chan struct{}), eventType: event.Type, object: event.Object}
-			close(slot.done)
-			s.pending <- slot
-		case <-s.stop:
-			<-s.tokens
-			s.endErr = errStreamClosed
-			return
-		}
-	}
-	s.endErr = errStreamClosed
-}
-
 // decode decodes one frame as the plain path decodes it: client-go's watch
 // event decoder over this one frame, or, for a JSON frame of the scheme
 // codecs that decodeEventFast serves, the same answer without decoding
@@ -279,7 +228,7 @@ func (f singleFrame) Decode(defaults *schema.GroupVersionKind, into runtime.Obje
 // Close has nothing to close.
 func (singleFrame) Close() error { return nil }
 
-// bufferedBody reads through the sniffing buffer and closes the body.
+// bufferedBody reads through the framing buffer and closes the body.
 type bufferedBody struct {
 	*bufio.Reader
 	io.Closer

@@ -1,0 +1,118 @@
+package fastlw
+
+import (
+	"net/http"
+	"net/url"
+	"reflect"
+	"unsafe"
+
+	clientfeatures "k8s.io/client-go/features"
+	"k8s.io/client-go/rest"
+)
+
+// siblingClient is a REST client built from the parts of a caller's
+// *rest.RESTClient, whose HTTP client differs from the caller's only by
+// its transport: a responseRecorder over the caller's transport. Its
+// requests are the caller's (the same URL, Accept header, content
+// configuration, rate limiter, backoff, timeout, cookie jar, redirect
+// policy, authentication and TLS), and their responses can be seen.
+type siblingClient struct {
+	client   *rest.RESTClient
+	recorder *responseRecorder
+	// warnings is the caller's warning handler, nil for client-go's
+	// default; rest.NewRESTClient has no parameter for it, so it is set on
+	// each request (prepare).
+	warnings rest.WarningHandlerWithContext
+}
+
+// restClientParts are the unexported parts of a *rest.RESTClient that
+// rest.NewRESTClient takes and that have no exported accessor. client-go
+// writes each of them once, while it builds the client, and never after,
+// so reading them races with nothing.
+type restClientParts struct {
+	base             *url.URL
+	versionedAPIPath string
+	content          rest.ClientContentConfig
+	warnings         rest.WarningHandlerWithContext
+}
+
+// newSiblingClient returns the sibling of rc, whose recorder hands on
+// without their warnings the 2xx answers that serves rejects (see
+// responseRecorder); false when it cannot be built exactly, and the
+// caller's client is to be used as it is:
+//   - client-go's ClientsAllowCBOR gate is on: a client then also keeps,
+//     in an atomic flag, whether a server refused CBOR, which a sibling
+//     would not share (and rest.NewRESTClient wraps its negotiator again);
+//   - one of the parts is missing or of another type (a client-go release
+//     that renamed it: the tests of this package then fail), or rc has no
+//     base URL (a client not built by client-go's constructors).
+//
+// NB: a shallow copy of *rc would also do, but it copies that atomic flag
+// (go vet's copylocks refuses it) with a plain read that races with the
+// flag's writes by the caller's other requests.
+func newSiblingClient(rc *rest.RESTClient, serves func(*http.Response) bool) (*siblingClient, bool) {
+	if clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) {
+		return nil, false
+	}
+	parts, ok := readRESTClientParts(rc)
+	if !ok {
+		return nil, false
+	}
+	httpClient := http.Client{}
+	if rc.Client != nil {
+		httpClient = *rc.Client
+	}
+	next := httpClient.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	recorder := &responseRecorder{next: next, serves: serves}
+	httpClient.Transport = recorder
+	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, rc.GetRateLimiter(), &httpClient)
+	if err != nil {
+		return nil, false
+	}
+	return &siblingClient{client: client, recorder: recorder, warnings: parts.warnings}, true
+}
+
+// prepare gives req the caller's warning handler, when it has its own.
+func (s *siblingClient) prepare(req *rest.Request) *rest.Request {
+	if s.warnings != nil {
+		req = req.WarningHandlerWithContext(s.warnings)
+	}
+	return req
+}
+
+// readRESTClientParts reads rc's parts; false when one is missing, of
+// another type, or the base URL is nil.
+func readRESTClientParts(rc *rest.RESTClient) (restClientParts, bool) {
+	var parts restClientParts
+	client := reflect.ValueOf(rc).Elem()
+	ok := readField(client, &parts.base, "base") &&
+		readField(client, &parts.versionedAPIPath, "versionedAPIPath") &&
+		readField(client, &parts.content, "content", "base") &&
+		readField(client, &parts.warnings, "warningHandler")
+	return parts, ok && parts.base != nil
+}
+
+// readField copies into *dst the field of the addressable struct v found
+// by following path (a field's name, then a field of that field, ...),
+// exported or not, when it has exactly dst's type; it reports whether it
+// did. It only reads.
+func readField[T any](v reflect.Value, dst *T, path ...string) bool {
+	for _, name := range path {
+		if v.Kind() != reflect.Struct {
+			return false
+		}
+		field, ok := v.Type().FieldByName(name)
+		if !ok || len(field.Index) != 1 {
+			return false
+		}
+		v = v.Field(field.Index[0])
+	}
+	if !v.CanAddr() || v.Type() != reflect.TypeFor[T]() {
+		return false
+	}
+	*dst = *(*T)(unsafe.Pointer(v.UnsafeAddr()))
+	return true
+}
