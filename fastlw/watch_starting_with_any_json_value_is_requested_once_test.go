@@ -1,5 +1,3 @@
-//go:build review
-
 package fastlw_test
 
 import (
@@ -8,12 +6,10 @@ import (
 	"go.uber.org/goleak"
 )
 
-// This test fails on main (build tag review), for the cause
-// watch_open_media_type_test.go names: fastlw picks a watch stream's
-// format from its first byte and relays a second, plain watch when that
-// byte is not '{' or whitespace, although a JSON answer may start with any
-// JSON value (client-go's framer frames it, and the event decoder rejects
-// it) or with a byte order mark.
+// A JSON watch answer may start with any JSON value (client-go's framer
+// frames it, and the event decoder rejects it) or with a byte order mark;
+// fastlw reads the format from the Content-Type, never from the first
+// byte, so such an answer is one request, as on client-go.
 
 // TestAJSONWatchStartingWithAnyValueButAnObjectIsRequestedOnceAsOnClientGo
 // answers a JSON watch whose first value is an array, a string, a number,
