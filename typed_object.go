@@ -23,7 +23,15 @@ type DeletedObject[T Object] struct {
 // first "/" is the namespace; a key without "/" is a name), else taken from
 // OptionalObj; the zero ObjectName when there is neither.
 func (d DeletedObject[T]) GetObjectName() ObjectName {
-	return ObjectName{Namespace: d.GetNamespace(), Name: d.GetName()}
+	if d.FinalStateUnknown != nil {
+		namespace, name := splitTombstoneKey(d.FinalStateUnknown.Key)
+		return ObjectName{Namespace: namespace, Name: name}
+	}
+	var zero T
+	if d.OptionalObj == zero {
+		return ObjectName{}
+	}
+	return ObjectName{Namespace: d.OptionalObj.GetNamespace(), Name: d.OptionalObj.GetName()}
 }
 
 // GetKey returns the key under which the deleted object was cached: the
@@ -46,29 +54,13 @@ func (d DeletedObject[T]) GetKey() string {
 // GetName returns the deleted object's name without its namespace (see
 // GetObjectName for where it comes from).
 func (d DeletedObject[T]) GetName() string {
-	if d.FinalStateUnknown != nil {
-		_, name := splitTombstoneKey(d.FinalStateUnknown.Key)
-		return name
-	}
-	var zero T
-	if d.OptionalObj == zero {
-		return ""
-	}
-	return d.OptionalObj.GetName()
+	return d.GetObjectName().Name
 }
 
 // GetNamespace returns the deleted object's namespace, "" for a
 // cluster-scoped object (see GetObjectName for where it comes from).
 func (d DeletedObject[T]) GetNamespace() string {
-	if d.FinalStateUnknown != nil {
-		namespace, _ := splitTombstoneKey(d.FinalStateUnknown.Key)
-		return namespace
-	}
-	var zero T
-	if d.OptionalObj == zero {
-		return ""
-	}
-	return d.OptionalObj.GetNamespace()
+	return d.GetObjectName().Namespace
 }
 
 // splitTombstoneKey splits a cache key at its first "/" into namespace and

@@ -28,16 +28,7 @@ type watchOutcome struct {
 
 // watchAll watches with options and reads until the result channel closes.
 func watchAll(t *testing.T, lw cache.ListerWatcherWithContext, options metav1.ListOptions) watchOutcome {
-	w, err := lw.WatchWithContext(t.Context(), options)
-	if err != nil {
-		return watchOutcome{err: err}
-	}
-	defer w.Stop()
-	var out watchOutcome
-	for event := range w.ResultChan() {
-		out.events = append(out.events, event)
-	}
-	return out
+	return watchAllIn(t.Context(), lw, options)
 }
 
 // scriptEvent is a watch step with an event.
