@@ -30,23 +30,17 @@ type ResourceEventHandlerFuncs struct {
 
 // OnAdd passes the notification to AddFunc, if set.
 func (r ResourceEventHandlerFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if f := r.AddFunc; f != nil {
-		f(obj)
-	}
+	callIfSet(r.AddFunc, obj)
 }
 
 // OnUpdate passes the notification to UpdateFunc, if set.
 func (r ResourceEventHandlerFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if f := r.UpdateFunc; f != nil {
-		f(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete passes the notification to DeleteFunc, if set.
 func (r ResourceEventHandlerFuncs) OnDelete(obj interface{}) {
-	if f := r.DeleteFunc; f != nil {
-		f(obj)
-	}
+	callIfSet(r.DeleteFunc, obj)
 }
 
 // ResourceEventHandlerDetailedFuncs is ResourceEventHandlerFuncs whose
@@ -59,22 +53,31 @@ type ResourceEventHandlerDetailedFuncs struct {
 
 // OnAdd passes the notification to AddFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnAdd(obj interface{}, isInInitialList bool) {
-	if f := r.AddFunc; f != nil {
-		f(obj, isInInitialList)
-	}
+	callIfSet2(r.AddFunc, obj, isInInitialList)
 }
 
 // OnUpdate passes the notification to UpdateFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnUpdate(oldObj, newObj interface{}) {
-	if f := r.UpdateFunc; f != nil {
-		f(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
 // OnDelete passes the notification to DeleteFunc, if set.
 func (r ResourceEventHandlerDetailedFuncs) OnDelete(obj interface{}) {
-	if f := r.DeleteFunc; f != nil {
-		f(obj)
+	callIfSet(r.DeleteFunc, obj)
+}
+
+// callIfSet calls f with a unless f is nil: how the *Funcs handlers of this
+// package ignore the notifications they have no function for.
+func callIfSet[A any](f func(A), a A) {
+	if f != nil {
+		f(a)
+	}
+}
+
+// callIfSet2 is callIfSet for a function of two arguments.
+func callIfSet2[A, B any](f func(A, B), a A, b B) {
+	if f != nil {
+		f(a, b)
 	}
 }
 

@@ -47,21 +47,6 @@ type MutationDetector interface {
 	Run(stopCh <-chan struct{})
 }
 
-// NewCacheMutationDetector returns a detector for the cache called name.
-// Unless KUBE_CACHE_MUTATION_DETECTOR was true when the program started, it
-// is a no-op whose Run returns at once. Otherwise it logs a warning (the
-// detector keeps copies of objects, so memory grows) and returns a detector
-// that compares every watched object with the copy taken when it was added,
-// every second, and panics with "cache <name> modified" after printing a
-// side-by-side dump of each altered object.
-func NewCacheMutationDetector(name string) MutationDetector {
-	if !mutationDetectionEnabled {
-		return disabledMutationDetector{}
-	}
-	klog.Warningln("Mutation detector is enabled, this will result in memory leakage.")
-	return newCacheMutationDetector(name, clock.RealClock{}, nil)
-}
-
 // disabledMutationDetector is the detector used when detection is off.
 type disabledMutationDetector struct{}
 
@@ -70,6 +55,21 @@ func (disabledMutationDetector) Run(stopCh <-chan struct{}) {}
 
 // AddObject ignores obj.
 func (disabledMutationDetector) AddObject(obj interface{}) {}
+
+// NewCacheMutationDetector returns a detector for the cache called name.
+// Unless KUBE_CACHE_MUTATION_DETECTOR was true when the program started, it
+// is a no-op whose Run returns at once. Otherwise it logs a warning (the
+// detector keeps copies of objects, so memory grows) and returns a detector
+// that compares every watched object with the copy taken when it was added,
+// every second, and panics with "cache <name> modified" after printing a
+// side-by-side dump of each altered object.
+func NewCacheMutationDetector(name string) MutationDetector {
+	if mutationDetectionEnabled {
+		klog.Warningln("Mutation detector is enabled, this will result in memory leakage.")
+		return newCacheMutationDetector(name, clock.RealClock{}, nil)
+	}
+	return disabledMutationDetector{}
+}
 
 // watchedObject pairs an object handed to the cache with the copy taken
 // when it was handed over.

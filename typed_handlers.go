@@ -18,25 +18,19 @@ type TypedResourceEventHandlerFuncs[T Object] struct {
 	DeleteFunc func(obj DeletedObject[T]) // receives every deletion; nil ignores them
 }
 
-// OnAdd calls AddFunc if it is not nil.
+// OnAdd passes the notification to AddFunc, if set.
 func (r TypedResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj)
-	}
+	callIfSet(r.AddFunc, obj)
 }
 
-// OnUpdate calls UpdateFunc if it is not nil.
+// OnUpdate passes the notification to UpdateFunc, if set.
 func (r TypedResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
-// OnDelete calls DeleteFunc if it is not nil.
+// OnDelete passes the notification to DeleteFunc, if set.
 func (r TypedResourceEventHandlerFuncs[T]) OnDelete(obj DeletedObject[T]) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
+	callIfSet(r.DeleteFunc, obj)
 }
 
 // TypedResourceEventHandlerDetailedFuncs is TypedResourceEventHandlerFuncs
@@ -47,25 +41,19 @@ type TypedResourceEventHandlerDetailedFuncs[T Object] struct {
 	DeleteFunc func(obj DeletedObject[T])        // receives every deletion; nil ignores them
 }
 
-// OnAdd calls AddFunc if it is not nil.
+// OnAdd passes the notification to AddFunc, if set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
-	if r.AddFunc != nil {
-		r.AddFunc(obj, isInInitialList)
-	}
+	callIfSet2(r.AddFunc, obj, isInInitialList)
 }
 
-// OnUpdate calls UpdateFunc if it is not nil.
+// OnUpdate passes the notification to UpdateFunc, if set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
-	if r.UpdateFunc != nil {
-		r.UpdateFunc(oldObj, newObj)
-	}
+	callIfSet2(r.UpdateFunc, oldObj, newObj)
 }
 
-// OnDelete calls DeleteFunc if it is not nil.
+// OnDelete passes the notification to DeleteFunc, if set.
 func (r TypedResourceEventHandlerDetailedFuncs[T]) OnDelete(obj DeletedObject[T]) {
-	if r.DeleteFunc != nil {
-		r.DeleteFunc(obj)
-	}
+	callIfSet(r.DeleteFunc, obj)
 }
 
 // TypedFilteringResourceEventHandler is FilteringResourceEventHandler for

@@ -214,31 +214,37 @@ func earlyFaultSeed(t *testing.T, rates map[faultproxy.Class]faultproxy.Rates, c
 // delta is one notification as the differential compares it.
 type delta = notification
 
-// deltasOf returns, per key, the changes r's handler saw, in order: an
-// update that repeats the previous notification's resourceVersion and data
-// (a relist replacing an object by itself) is no change and left out, and a
-// delete keeps only its op (a watch event and a relist report different
-// resourceVersions for the same deletion).
+// deltasOf returns, per key, the changes r's handler saw (see changesOf),
+// leaving out the fence objects.
 func deltasOf(r *recorder) map[string][]delta {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := map[string][]delta{}
 	for key, h := range r.history {
-		var ds []delta
-		for _, n := range h {
-			if n.op == "delete" {
-				n = delta{op: "delete"}
-			}
-			if last := len(ds) - 1; last >= 0 && n.op == "update" && ds[last].op != "delete" && ds[last].rv == n.rv && ds[last].data == n.data {
-				continue
-			}
-			ds = append(ds, n)
-		}
 		if !strings.Contains(key, "/zz-fence-") {
-			out[key] = ds
+			out[key] = changesOf(h)
 		}
 	}
 	return out
+}
+
+// changesOf returns the changes among one key's notifications, in order:
+// an update that repeats the previous notification's resourceVersion and
+// data (a relist replacing an object by itself) is no change and left out,
+// and a delete keeps only its op (a watch event and a relist report
+// different resourceVersions for the same deletion).
+func changesOf(h []notification) []delta {
+	var ds []delta
+	for _, n := range h {
+		if n.op == "delete" {
+			n = delta{op: "delete"}
+		}
+		if last := len(ds) - 1; last >= 0 && n.op == "update" && ds[last].op != "delete" && ds[last].rv == n.rv && ds[last].data == n.data {
+			continue
+		}
+		ds = append(ds, n)
+	}
+	return ds
 }
 
 // diffDeltas returns "" when a and b hold the same deltas per key.
@@ -302,8 +308,8 @@ func lockstepWrites(t *testing.T, ctx context.Context, o objects, base []runtime
 		want[key] = append(want[key], d)
 		poll(t, 2*time.Minute, fmt.Sprintf("write %d (%s %s) delivered", i, d.op, name), func() string {
 			for _, w := range ws {
-				if got := lastDelta(w.rec, key); got != d {
-					return fmt.Sprintf("%s's last for %s is %v", w.name, key, got)
+				if got, all := lastDelta(w.rec, key); got != d {
+					return fmt.Sprintf("%s's last change for %s is %v (of %v)", w.name, key, got, all)
 				}
 			}
 			return ""
@@ -311,16 +317,14 @@ func lockstepWrites(t *testing.T, ctx context.Context, o objects, base []runtime
 	}
 }
 
-// lastDelta returns r's last notification for key, a delete as its op only.
-func lastDelta(r *recorder, key string) delta {
+// lastDelta returns r's last change for key (see changesOf), and all of
+// them for a failure to show.
+func lastDelta(r *recorder, key string) (delta, []delta) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	h := r.history[key]
-	if len(h) == 0 {
-		return delta{}
+	ds := changesOf(r.history[key])
+	if len(ds) == 0 {
+		return delta{}, nil
 	}
-	if last := h[len(h)-1]; last.op != "delete" {
-		return last
-	}
-	return delta{op: "delete"}
+	return ds[len(ds)-1], ds
 }
