@@ -1,11 +1,14 @@
 package clientgo
 
 import (
+	"reflect"
 	"sync"
 	"time"
 
 	clientgocache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // installedHandler is one event handler added to a client-go informer, as
@@ -25,29 +28,34 @@ type installedHandler struct {
 // read (a client-go version this package does not support). It only
 // reads built.
 func installedHandlers(built clientgocache.SharedIndexInformer) (handlers []installedHandler, onWatchError clientgocache.WatchErrorHandlerWithContext, ok bool) {
-	if !readPrivateField(built, "watchErrorHandler", &onWatchError) {
-		return nil, nil, false
-	}
-	processor, ok := privateField(built, "processor")
-	if !ok || processor.IsNil() {
-		return nil, nil, false
-	}
-	listeners, ok := privateField(processor.Interface(), "listeners")
+	onWatchError, ok = privatefield.Read[clientgocache.WatchErrorHandlerWithContext](built, "watchErrorHandler")
 	if !ok {
 		return nil, nil, false
 	}
+	listeners, ok := privatefield.Value(built, "processor", "listeners")
+	if !ok || listeners.Kind() != reflect.Map {
+		return nil, nil, false
+	}
 	for it := listeners.MapRange(); it.Next(); {
-		listener := it.Key().Interface()
-		h := installedHandler{}
-		h.registration, ok = listener.(clientgocache.ResourceEventHandlerRegistration)
-		if !ok || !readPrivateField(listener, "handler", &h.handler) ||
-			!readPrivateField(listener, "requestedResyncPeriod", &h.resync) ||
-			!readPrivateField(listener, "logger", &h.logger) {
+		h, ok := installedHandlerOf(it.Key().Interface())
+		if !ok {
 			return nil, nil, false
 		}
 		handlers = append(handlers, h)
 	}
 	return handlers, onWatchError, true
+}
+
+// installedHandlerOf reads what listener, one of a client-go informer's
+// processor listeners, was added with; false when it cannot be read.
+func installedHandlerOf(listener any) (installedHandler, bool) {
+	var h installedHandler
+	var ok [4]bool
+	h.registration, ok[0] = listener.(clientgocache.ResourceEventHandlerRegistration)
+	h.handler, ok[1] = privatefield.Read[clientgocache.ResourceEventHandler](listener, "handler")
+	h.resync, ok[2] = privatefield.Read[time.Duration](listener, "requestedResyncPeriod")
+	h.logger, ok[3] = privatefield.Read[klog.Logger](listener, "logger")
+	return h, ok == [4]bool{true, true, true, true}
 }
 
 // carryHandlers adds to view the event handlers and the watch-error

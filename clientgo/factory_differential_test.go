@@ -14,6 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 type typedFactoryConstructor func(kubernetes.Interface, time.Duration, ...informers.SharedInformerOption) informers.SharedInformerFactory
@@ -97,8 +99,8 @@ func defaultResyncOf(t *testing.T, inf clientgocache.SharedIndexInformer) time.D
 	if k, ok := KcacheInformer(inf); ok {
 		target = k
 	}
-	var d time.Duration
-	if !readPrivateField(target, "defaultEventHandlerResyncPeriod", &d) {
+	d, ok := privatefield.Read[time.Duration](target, "defaultEventHandlerResyncPeriod")
+	if !ok {
 		t.Fatalf("no resync field in %T", target)
 	}
 	return d
@@ -170,8 +172,7 @@ func TestObjectDescriptionOfFactoryInformersIsClientGos(t *testing.T) {
 		if k, ok := KcacheInformer(inf); ok {
 			target = k
 		}
-		var d string
-		readPrivateField(target, "objectDescription", &d)
+		d, _ := privatefield.Read[string](target, "objectDescription")
 		return d
 	}
 	if got, want := get(NewSharedInformerFactoryWithOptions), get(informers.NewSharedInformerFactoryWithOptions); got != want {

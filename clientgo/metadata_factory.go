@@ -14,6 +14,7 @@ import (
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // NewMetadataSharedInformerFactory is metadatainformer.NewSharedInformerFactory
@@ -37,11 +38,11 @@ func NewFilteredMetadataSharedInformerFactory(client metadata.Interface, default
 // NewMetadataSharedInformerFactoryWithOptions is client-go's
 // metadatainformer.NewSharedInformerFactoryWithOptions on kcache; the
 // options (WithTransform) are read from a client-go factory they are
-// applied to (see readPrivateField).
+// applied to (see internal/privatefield).
 func NewMetadataSharedInformerFactoryWithOptions(client metadata.Interface, defaultResync time.Duration, options ...metadatainformer.SharedInformerOption) metadatainformer.SharedInformerFactory {
 	settings := metadatainformer.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
-	var transform clientgocache.TransformFunc
-	if !readPrivateField(settings, "transform", &transform) {
+	transform, ok := privatefield.Read[clientgocache.TransformFunc](settings, "transform")
+	if !ok {
 		panic("clientgo: cannot read the transform of client-go's metadata informer factory; this client-go version is not supported")
 	}
 	return newMetadataFactory(client, defaultResync, metav1.NamespaceAll, nil, transform)

@@ -19,6 +19,7 @@ import (
 	kcache "github.com/kcache-go/cache"
 
 	"github.com/kcache-go/cache/fastlw"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // TestTheDynamicAndMetadataFactoriesServeAPlainClientByThePlainPath builds
@@ -93,8 +94,8 @@ type byResource interface {
 func informerListerWatcher(t *testing.T, inf clientgocache.SharedIndexInformer) kcache.ListerWatcher {
 	t.Helper()
 	kinf, ok := KcacheInformer(inf)
-	var lw kcache.ListerWatcher
-	if !ok || !readPrivateField(kinf, "listerWatcher", &lw) {
+	lw, readOK := privatefield.Read[kcache.ListerWatcher](kinf, "listerWatcher")
+	if !ok || !readOK {
 		t.Fatal("cannot read the informer's ListerWatcher")
 	}
 	return lw

@@ -13,6 +13,8 @@ import (
 	metadatafake "k8s.io/client-go/metadata/fake"
 	"k8s.io/client-go/metadata/metadatainformer"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // informerSettings renders what a factory's informer was built with.
@@ -21,8 +23,7 @@ func informerSettings(inf clientgocache.SharedIndexInformer) string {
 	if k, ok := KcacheInformer(inf); ok {
 		target = k
 	}
-	var description string
-	readPrivateField(target, "objectDescription", &description)
+	description, _ := privatefield.Read[string](target, "objectDescription")
 	indexers := []string{}
 	for name := range inf.GetIndexer().GetIndexers() {
 		indexers = append(indexers, name)

@@ -18,6 +18,7 @@ import (
 
 	kcache "github.com/kcache-go/cache"
 	"github.com/kcache-go/cache/fastlw"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // The Accept headers of the metadata client's list and watch requests, as
@@ -48,8 +49,11 @@ type resourceScope struct {
 // would be opened twice, once to find that out, once on the plain path).
 func dynamicListerWatcher(client dynamic.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
 	dc, ok := client.(*dynamic.DynamicClient)
-	var rc rest.Interface
-	if !ok || clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) || !readPrivateField(dc, "client", &rc) {
+	if !ok || clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) {
+		return plain
+	}
+	rc, ok := privatefield.Read[rest.Interface](dc, "client")
+	if !ok {
 		return plain
 	}
 	return fastOrPlain(rc, scope, plain, fastlw.UnstructuredSerializer(), "", "", false, dynamicPlainList)
@@ -73,8 +77,11 @@ func dynamicPlainList(result rest.Result) (runtime.Object, error) {
 // TimeoutSeconds as the request's Timeout.
 func metadataListerWatcher(client metadata.Interface, scope resourceScope, plain kcache.ListerWatcher) kcache.ListerWatcher {
 	mc, ok := client.(*metadata.Client)
-	var rc *rest.RESTClient
-	if !ok || !readPrivateField(mc, "client", &rc) || rc == nil {
+	if !ok {
+		return plain
+	}
+	rc, ok := privatefield.Read[*rest.RESTClient](mc, "client")
+	if !ok || rc == nil {
 		return plain
 	}
 	return fastOrPlain(rc, scope, plain, fastlw.MetadataSerializer(), metadataListAccept, metadataWatchAccept, true, metadataPlainList)

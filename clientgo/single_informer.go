@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // OnKcache returns the kcache counterpart of built, an informer fresh from
@@ -61,9 +63,9 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 		return built
 	}
 	mustBeFresh(built)
-	var example runtime.Object
-	var resync time.Duration
-	if !readPrivateField(built, "objectType", &example) || !readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync) {
+	example, exampleOK := privatefield.Read[runtime.Object](built, "objectType")
+	resync, resyncOK := privatefield.Read[time.Duration](built, "defaultEventHandlerResyncPeriod")
+	if !exampleOK || !resyncOK {
 		panic(fmt.Sprintf("clientgo: cannot read the settings of client-go's informer %T; this client-go version is not supported", built))
 	}
 	inf, ok := kcacheTakeover(built, example, resync, nil)
@@ -78,8 +80,7 @@ func OnKcache(built clientgocache.SharedIndexInformer) clientgocache.SharedIndex
 // NB: SetTransform with built's own transform changes nothing and is
 // client-go's own, lock-guarded, test of "started".
 func mustBeFresh(built clientgocache.SharedIndexInformer) {
-	var transform clientgocache.TransformFunc
-	readPrivateField(built, "transform", &transform)
+	transform, _ := privatefield.Read[clientgocache.TransformFunc](built, "transform")
 	if err := built.SetTransform(transform); err != nil {
 		panic(fmt.Sprintf("clientgo: OnKcache of a client-go informer that has been started (%v): call OnKcache on the constructor's result, before Run", err))
 	}
@@ -95,16 +96,11 @@ func mustBeFresh(built clientgocache.SharedIndexInformer) {
 // clientGoHandlerCount returns how many event handlers client-go's
 // informer built has (its processor's listeners, read under their lock).
 func clientGoHandlerCount(built clientgocache.SharedIndexInformer) (int, bool) {
-	proc, _ := privateField(built, "processor")
-	if !proc.IsValid() || proc.Kind() != reflect.Pointer || proc.IsNil() {
+	mu, lockOK := privatefield.RWMutex(built, "processor", "listenersLock")
+	listeners, ok := privatefield.Value(built, "processor", "listeners")
+	if !lockOK || !ok || listeners.Kind() != reflect.Map {
 		return 0, false
 	}
-	lock, _ := privateField(proc.Interface(), "listenersLock")
-	listeners, _ := privateField(proc.Interface(), "listeners")
-	if !lock.IsValid() || lock.Type() != reflect.TypeOf(sync.RWMutex{}) || !listeners.IsValid() || listeners.Kind() != reflect.Map {
-		return 0, false
-	}
-	mu := lock.Addr().Interface().(*sync.RWMutex)
 	mu.RLock()
 	defer mu.RUnlock()
 	return listeners.Len(), true

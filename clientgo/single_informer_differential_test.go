@@ -19,6 +19,8 @@ import (
 	"k8s.io/client-go/informers/internalinterfaces"
 	"k8s.io/client-go/metadata/metadatainformer"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // singleInformer is what a single-informer constructor gave: the informer
@@ -140,8 +142,7 @@ func singleInformerSettings(t *testing.T, inf clientgocache.SharedIndexInformer)
 	if k, ok := KcacheInformer(inf); ok {
 		target = k
 	}
-	var description string
-	readPrivateField(target, "objectDescription", &description)
+	description, _ := privatefield.Read[string](target, "objectDescription")
 	var names []string
 	for name := range inf.GetIndexer().GetIndexers() {
 		names = append(names, name)

@@ -9,6 +9,8 @@ import (
 	coreinformers "k8s.io/client-go/informers/core/v1"
 	"k8s.io/client-go/kubernetes/fake"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 func TestOnKcacheReturnsInformersItCannotTakeOverUnchanged(t *testing.T) {
@@ -50,8 +52,8 @@ func TestOnKcacheGivesAKcacheInformerOfTheBuiltInformersObjects(t *testing.T) {
 			if !ok {
 				t.Fatal("OnKcache did not give a kcache informer")
 			}
-			var example runtime.Object
-			if !readPrivateField(k, "objectType", &example) {
+			example, ok := privatefield.Read[runtime.Object](k, "objectType")
+			if !ok {
 				t.Fatalf("kcache informer %T has no objectType", k)
 			}
 			if reflect.TypeOf(example) != reflect.TypeOf(tc.example) {

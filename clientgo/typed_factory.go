@@ -12,6 +12,7 @@ import (
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	kcache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // NewSharedInformerFactory is informers.NewSharedInformerFactory on kcache.
@@ -55,8 +56,10 @@ func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultRes
 	settings := informers.NewSharedInformerFactoryWithOptions(client, defaultResync, options...)
 	f := &kcacheTypedFactory{SharedInformerFactory: settings, client: client, plainListWatch: wantsPlainListWatch(settings),
 		concurrentTransform: hasOptionMarker(settings, &concurrentTransformMarker{})}
-	if !readPrivateField(settings, "namespace", &f.scopeNamespace) ||
-		!readPrivateField(settings, "tweakListOptions", &f.scopeTweak) {
+	var namespaceOK, tweakOK bool
+	f.scopeNamespace, namespaceOK = privatefield.Read[string](settings, "namespace")
+	f.scopeTweak, tweakOK = privatefield.Read[internalinterfaces.TweakListOptionsFunc](settings, "tweakListOptions")
+	if !namespaceOK || !tweakOK {
 		panic("clientgo: cannot read namespace and tweakListOptions of client-go's informer factory; this client-go version is not supported")
 	}
 	return f
@@ -178,17 +181,17 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	if _, isView := KcacheInformer(built); isView {
 		return built, true
 	}
-	var lw clientgocache.ListerWatcher
-	var description string
-	if built == nil || !readPrivateField(built, "listerWatcher", &lw) || lw == nil {
+	lw, ok := privatefield.Read[clientgocache.ListerWatcher](built, "listerWatcher")
+	if !ok || lw == nil {
 		return nil, false
 	}
-	var example runtime.Object
-	if readPrivateField(built, "objectType", &example) && example != nil {
+	if example, ok := privatefield.Read[runtime.Object](built, "objectType"); ok && example != nil {
 		obj = example
 	}
-	readPrivateField(built, "objectDescription", &description)
-	readPrivateField(built, "defaultEventHandlerResyncPeriod", &resync)
+	description, _ := privatefield.Read[string](built, "objectDescription")
+	if d, ok := privatefield.Read[time.Duration](built, "defaultEventHandlerResyncPeriod"); ok {
+		resync = d
+	}
 	if lwFor != nil {
 		lw = lwFor(built, lw)
 	}
@@ -199,12 +202,10 @@ func kcacheTakeover(built clientgocache.SharedIndexInformer, obj runtime.Object,
 	}))
 	// NB: a transform newFunc set stays unless the factory has its own
 	// (InformerFor replaces it then), as on client-go's informer.
-	var transform clientgocache.TransformFunc
-	if readPrivateField(built, "transform", &transform) && transform != nil {
+	if transform, _ := privatefield.Read[clientgocache.TransformFunc](built, "transform"); transform != nil {
 		_ = inf.SetTransform(transform)
 	}
-	var onWatchError clientgocache.WatchErrorHandlerWithContext
-	if readPrivateField(built, "watchErrorHandler", &onWatchError) && onWatchError != nil {
+	if onWatchError, _ := privatefield.Read[clientgocache.WatchErrorHandlerWithContext](built, "watchErrorHandler"); onWatchError != nil {
 		_ = inf.SetWatchErrorHandlerWithContext(onWatchError)
 	}
 	return inf, true

@@ -12,6 +12,7 @@ import (
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	"github.com/kcache-go/cache/fastlw"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // TestWithConcurrentTransformTheTypedFactoryHandsItsTransformToFastlw
@@ -44,14 +45,14 @@ func TestWithConcurrentTransformTheTypedFactoryHandsItsTransformToFastlw(t *test
 			rec := &newFuncRecorder{}
 			core.New(rec.args()).V1().Pods().Informer()
 			built := rec.newFunc(cs, time.Minute)
-			var plain clientgocache.ListerWatcher
-			if !readPrivateField(built, "listerWatcher", &plain) {
+			plain, ok := privatefield.Read[clientgocache.ListerWatcher](built, "listerWatcher")
+			if !ok {
 				t.Fatal("cannot read the ListerWatcher client-go built")
 			}
 			for _, early := range []clientgocache.TransformFunc{nil, tf} {
 				lw, ok := f.fastListerWatcher(rec.newFunc, built, plain, early)
-				var cfg fastlw.Config
-				if !ok || !readPrivateField(lw, "cfg", &cfg) {
+				cfg, readOK := privatefield.Read[fastlw.Config](lw, "cfg")
+				if !ok || !readOK {
 					t.Fatal("no fastlw ListerWatcher, or its Config cannot be read")
 				}
 				if (cfg.Transform != nil) != (early != nil) {

@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/util/watchlist"
 
 	"github.com/kcache-go/cache/fastlw"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // WithPlainListWatch is a SharedInformerOption for
@@ -110,11 +111,11 @@ func wantsPlainListWatch(settings informers.SharedInformerFactory) bool {
 // marker's type (an option of this package was given); false when the
 // table cannot be read.
 func hasOptionMarker(settings informers.SharedInformerFactory, marker metav1.Object) bool {
-	var custom map[reflect.Type]time.Duration
-	if !readPrivateField(settings, "customResync", &custom) {
+	custom, ok := privatefield.Read[map[reflect.Type]time.Duration](settings, "customResync")
+	if !ok {
 		return false
 	}
-	_, ok := custom[reflect.TypeOf(marker)]
+	_, ok = custom[reflect.TypeOf(marker)]
 	return ok
 }
 
@@ -143,14 +144,14 @@ func (f *kcacheTypedFactory) fastListerWatcher(newFunc internalinterfaces.NewInf
 		watchlist.DoesClientNotSupportWatchListSemantics(plain) {
 		return nil, false
 	}
-	var id clientgocache.InformerNameAndResource
-	if !readPrivateField(built, "identifier", &id) {
+	id, ok := privatefield.Read[clientgocache.InformerNameAndResource](built, "identifier")
+	if !ok {
 		return nil, false
 	}
 	gvr := id.GroupVersionResource()
 	client, typed, namespaced, ok := clientsetClients(cs, gvr, f.scopeNamespace)
-	var prefersProtobuf bool
-	if !ok || !readPrivateField(typed, "prefersProtobuf", &prefersProtobuf) {
+	prefersProtobuf, readOK := privatefield.Read[bool](typed, "prefersProtobuf")
+	if !ok || !readOK {
 		return nil, false
 	}
 	namespace := ""

@@ -21,6 +21,7 @@ import (
 	clientgocache "k8s.io/client-go/tools/cache"
 
 	"github.com/kcache-go/cache/fastlw"
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // recordedRequest is what a failingTransport saw of one request.
@@ -106,8 +107,8 @@ func TestTheTypedFactoryListsThroughFastlwWithTheTypedClientsRequests(t *testing
 				}
 			}
 			built := newFunc(client, time.Minute)
-			var plain clientgocache.ListerWatcher
-			if !readPrivateField(built, "listerWatcher", &plain) {
+			plain, ok := privatefield.Read[clientgocache.ListerWatcher](built, "listerWatcher")
+			if !ok {
 				t.Fatal("cannot read the ListerWatcher client-go built")
 			}
 			lw, isFast := f.fastListerWatcher(newFunc, built, plain, nil)

@@ -3,11 +3,11 @@ package fastlw
 import (
 	"net/http"
 	"net/url"
-	"reflect"
-	"unsafe"
 
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 // siblingClient is a REST client built from the parts of a caller's
@@ -87,32 +87,10 @@ func (s *siblingClient) prepare(req *rest.Request) *rest.Request {
 // another type, or the base URL is nil.
 func readRESTClientParts(rc *rest.RESTClient) (restClientParts, bool) {
 	var parts restClientParts
-	client := reflect.ValueOf(rc).Elem()
-	ok := readField(client, &parts.base, "base") &&
-		readField(client, &parts.versionedAPIPath, "versionedAPIPath") &&
-		readField(client, &parts.content, "content", "base") &&
-		readField(client, &parts.warnings, "warningHandler")
-	return parts, ok && parts.base != nil
-}
-
-// readField copies into *dst the field of the addressable struct v found
-// by following path (a field's name, then a field of that field, ...),
-// exported or not, when it has exactly dst's type; it reports whether it
-// did. It only reads.
-func readField[T any](v reflect.Value, dst *T, path ...string) bool {
-	for _, name := range path {
-		if v.Kind() != reflect.Struct {
-			return false
-		}
-		field, ok := v.Type().FieldByName(name)
-		if !ok || len(field.Index) != 1 {
-			return false
-		}
-		v = v.Field(field.Index[0])
-	}
-	if !v.CanAddr() || v.Type() != reflect.TypeFor[T]() {
-		return false
-	}
-	*dst = *(*T)(unsafe.Pointer(v.UnsafeAddr()))
-	return true
+	var ok [4]bool
+	parts.base, ok[0] = privatefield.Read[*url.URL](rc, "base")
+	parts.versionedAPIPath, ok[1] = privatefield.Read[string](rc, "versionedAPIPath")
+	parts.content, ok[2] = privatefield.Read[rest.ClientContentConfig](rc, "content", "base")
+	parts.warnings, ok[3] = privatefield.Read[rest.WarningHandlerWithContext](rc, "warningHandler")
+	return parts, ok == [4]bool{true, true, true, true} && parts.base != nil
 }

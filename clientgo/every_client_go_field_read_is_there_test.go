@@ -1,6 +1,7 @@
 package clientgo
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	metadatafake "k8s.io/client-go/metadata/fake"
 	"k8s.io/client-go/metadata/metadatainformer"
 	clientgocache "k8s.io/client-go/tools/cache"
+
+	"github.com/kcache-go/cache/internal/privatefield"
 )
 
 func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
@@ -19,40 +22,37 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 	informer := informers.NewSharedInformerFactory(fake.NewClientset(), 0).Core().V1().Pods().Informer()
 	metadataFactory := metadatainformer.NewSharedInformerFactoryWithOptions(metadatafake.NewSimpleMetadataClient(runtime.NewScheme()), 0)
 	var (
-		namespace   string
-		tweak       internalinterfaces.TweakListOptionsFunc
-		lw          clientgocache.ListerWatcher
-		description string
-		transform   clientgocache.TransformFunc
-		wrongType   int
-		resync      time.Duration
-		example     runtime.Object
-		onError     clientgocache.WatchErrorHandlerWithContext
+		namespace string
+		lw        clientgocache.ListerWatcher
+		example   runtime.Object
 	)
 	cases := []struct {
-		name  string
-		from  any
-		field string
-		into  any
-		want  bool
+		name string
+		read func() bool
+		want bool
 	}{
-		{"the typed factory's namespace", factory, "namespace", &namespace, true},
-		{"the typed factory's tweak", factory, "tweakListOptions", &tweak, true},
-		{"a typed informer's ListerWatcher", informer, "listerWatcher", &lw, true},
-		{"a typed informer's object description", informer, "objectDescription", &description, true},
-		{"a typed informer's default resync", informer, "defaultEventHandlerResyncPeriod", &resync, true},
-		{"a typed informer's transform", informer, "transform", &transform, true},
-		{"a typed informer's example object", informer, "objectType", &example, true},
-		{"a typed informer's watch-error handler", informer, "watchErrorHandler", &onError, true},
-		{"the metadata factory's transform", metadataFactory, "transform", &transform, true},
-		{"a field of another type", factory, "namespace", &wrongType, false},
-		{"a missing field", factory, "noSuchField", &namespace, false},
-		{"not a struct pointer", corev1.Pod{}, "Spec", &namespace, false},
+		{"the typed factory's namespace", func() (ok bool) { namespace, ok = privatefield.Read[string](factory, "namespace"); return }, true},
+		{"the typed factory's tweak", readOf[internalinterfaces.TweakListOptionsFunc](factory, "tweakListOptions"), true},
+		{"the typed factory's resync table", readOf[map[reflect.Type]time.Duration](factory, "customResync"), true},
+		{"a typed informer's ListerWatcher", func() (ok bool) {
+			lw, ok = privatefield.Read[clientgocache.ListerWatcher](informer, "listerWatcher")
+			return
+		}, true},
+		{"a typed informer's object description", readOf[string](informer, "objectDescription"), true},
+		{"a typed informer's default resync", readOf[time.Duration](informer, "defaultEventHandlerResyncPeriod"), true},
+		{"a typed informer's transform", readOf[clientgocache.TransformFunc](informer, "transform"), true},
+		{"a typed informer's example object", func() (ok bool) { example, ok = privatefield.Read[runtime.Object](informer, "objectType"); return }, true},
+		{"a typed informer's watch-error handler", readOf[clientgocache.WatchErrorHandlerWithContext](informer, "watchErrorHandler"), true},
+		{"a typed informer's identifier", readOf[clientgocache.InformerNameAndResource](informer, "identifier"), true},
+		{"the metadata factory's transform", readOf[clientgocache.TransformFunc](metadataFactory, "transform"), true},
+		{"a field of another type", readOf[int](factory, "namespace"), false},
+		{"a missing field", readOf[string](factory, "noSuchField"), false},
+		{"not a struct pointer", readOf[string](corev1.Pod{}, "Spec"), false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := readPrivateField(tc.from, tc.field, tc.into); got != tc.want {
-				t.Errorf("readPrivateField = %v, want %v", got, tc.want)
+			if got := tc.read(); got != tc.want {
+				t.Errorf("read = %v, want %v", got, tc.want)
 			}
 		})
 	}
@@ -62,6 +62,15 @@ func TestEveryClientGoFieldTheFactoriesReadIsThereWithItsType(t *testing.T) {
 	_, _ = informer.AddEventHandler(clientgocache.ResourceEventHandlerFuncs{})
 	if n, ok := clientGoHandlerCount(informer); !ok || n != 1 {
 		t.Errorf("a typed informer's event handlers (processor.listeners under processor.listenersLock): read %d, %v; want 1, true", n, ok)
+	}
+}
+
+// readOf returns whether privatefield.Read[T](from, path...) finds the
+// field.
+func readOf[T any](from any, path ...string) func() bool {
+	return func() bool {
+		_, ok := privatefield.Read[T](from, path...)
+		return ok
 	}
 }
 
