@@ -176,5 +176,9 @@ func New(cfg Config) *ListerWatcher {
 	if cfg.PlainList == nil {
 		cfg.PlainList = rest.Result.Get
 	}
-	return &ListerWatcher{cfg: cfg}
+	lw := &ListerWatcher{cfg: cfg}
+	if rc, ok := cfg.Client.(*rest.RESTClient); ok {
+		lw.siblings = newSiblingSource(rc)
+	}
+	return lw
 }

@@ -20,6 +20,9 @@ import (
 type ListerWatcher struct {
 	// cfg is the configuration with its defaults filled in; immutable.
 	cfg Config
+	// siblings builds the watches' siblings of cfg.Client when it is a
+	// *rest.RESTClient, nil otherwise; set by New, never after.
+	siblings *siblingSource
 
 	mu sync.Mutex
 	// next is the page requested ahead of the consumer's next List call, or

@@ -3,6 +3,7 @@ package fastlw
 import (
 	"net/http"
 	"net/url"
+	"sync"
 
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
@@ -36,31 +37,48 @@ type restClientParts struct {
 	warnings         rest.WarningHandlerWithContext
 }
 
-// newSiblingClient returns the sibling of rc, whose recorder hands on
-// without their warnings the 2xx answers that serves rejects (see
-// responseRecorder); false when it cannot be built exactly, and the
+// siblingSource builds the siblings of one caller's *rest.RESTClient: the
+// parts of the client are read once, on the first watch that asks, and
+// each watch gets a sibling of its own (its own recorder, whose last
+// response and replay belong to that watch alone, its own http.Client and
+// rest.RESTClient). Safe for concurrent use.
+type siblingSource struct {
+	rc    *rest.RESTClient
+	parts func() (restClientParts, bool) // readRESTClientParts(rc), once
+}
+
+// newSiblingSource returns the siblingSource of rc.
+func newSiblingSource(rc *rest.RESTClient) *siblingSource {
+	return &siblingSource{rc: rc, parts: sync.OnceValues(func() (restClientParts, bool) {
+		return readRESTClientParts(rc)
+	})}
+}
+
+// sibling returns a new sibling of the caller's client, whose recorder
+// hands on without their warnings the 2xx answers that serves rejects
+// (see responseRecorder); false when it cannot be built exactly, and the
 // caller's client is to be used as it is:
 //   - client-go's ClientsAllowCBOR gate is on: a client then also keeps,
 //     in an atomic flag, whether a server refused CBOR, which a sibling
 //     would not share (and rest.NewRESTClient wraps its negotiator again);
 //   - one of the parts is missing or of another type (a client-go release
-//     that renamed it: the tests of this package then fail), or rc has no
-//     base URL (a client not built by client-go's constructors).
+//     that renamed it: the tests of this package then fail), or the client
+//     has no base URL (a client not built by client-go's constructors).
 //
-// NB: a shallow copy of *rc would also do, but it copies that atomic flag
-// (go vet's copylocks refuses it) with a plain read that races with the
-// flag's writes by the caller's other requests.
-func newSiblingClient(rc *rest.RESTClient, serves func(*http.Response) bool) (*siblingClient, bool) {
+// NB: a shallow copy of the client would also do, but it copies that
+// atomic flag (go vet's copylocks refuses it) with a plain read that races
+// with the flag's writes by the caller's other requests.
+func (s *siblingSource) sibling(serves func(*http.Response) bool) (*siblingClient, bool) {
 	if clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) {
 		return nil, false
 	}
-	parts, ok := readRESTClientParts(rc)
+	parts, ok := s.parts()
 	if !ok {
 		return nil, false
 	}
 	httpClient := http.Client{}
-	if rc.Client != nil {
-		httpClient = *rc.Client
+	if s.rc.Client != nil {
+		httpClient = *s.rc.Client
 	}
 	next := httpClient.Transport
 	if next == nil {
@@ -68,7 +86,7 @@ func newSiblingClient(rc *rest.RESTClient, serves func(*http.Response) bool) (*s
 	}
 	recorder := &responseRecorder{next: next, serves: serves}
 	httpClient.Transport = recorder
-	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, rc.GetRateLimiter(), &httpClient)
+	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, s.rc.GetRateLimiter(), &httpClient)
 	if err != nil {
 		return nil, false
 	}

@@ -48,7 +48,7 @@ func TestTheSiblingOfEveryClientGoRESTClientIsBuiltFromItsParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sibling, ok := newSiblingClient(rc, nil)
+			sibling, ok := newSiblingSource(rc).sibling(nil)
 			if !ok {
 				t.Fatal("no sibling built")
 			}
@@ -71,7 +71,7 @@ func TestTheSiblingOfEveryClientGoRESTClientIsBuiltFromItsParts(t *testing.T) {
 		})
 	}
 	t.Run("a zero client", func(t *testing.T) {
-		if _, ok := newSiblingClient(&rest.RESTClient{Client: http.DefaultClient}, nil); ok {
+		if _, ok := newSiblingSource(&rest.RESTClient{Client: http.DefaultClient}).sibling(nil); ok {
 			t.Fatal("a sibling built for a client without a base URL")
 		}
 	})

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 )
 
@@ -30,13 +29,13 @@ import (
 //
 // The plain path serves the whole watch when the serializer has no stream
 // serializer at all, or when the response cannot be seen: the client is
-// not a *rest.RESTClient, or no siblingClient can be built for it.
+// not a *rest.RESTClient, or no siblingClient can be built for it (see
+// siblingSource).
 func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
-	rc, ok := lw.cfg.Client.(*rest.RESTClient)
-	if !ok || !lw.streamsAny() {
+	if lw.siblings == nil || !lw.streamsAny() {
 		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}
-	sibling, ok := newSiblingClient(rc, func(resp *http.Response) bool {
+	sibling, ok := lw.siblings.sibling(func(resp *http.Response) bool {
 		_, ok := lw.streamInfoFor(resp)
 		return ok
 	})
@@ -44,7 +43,7 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}
 	req := sibling.prepare(lw.request(sibling.client, sent))
-	body, err := req.Throttle(retriesOnly(rc.GetRateLimiter())).Stream(ctx)
+	body, err := req.Throttle(retriesOnly(lw.siblings.rc.GetRateLimiter())).Stream(ctx)
 	if err != nil {
 		if utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) {
 			return lw.reopenWatchOnPlainPath(ctx, sent)
