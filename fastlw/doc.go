@@ -86,21 +86,21 @@
 // fastlw cannot serve goes through the plain path: a list response it
 // cannot cut or decode (Result.Get); a watch answer it does not read (not
 // 200 OK, or, by its Content-Type, in a media type the serializer cannot
-// stream), which is handed as received to Request.Watch, so that the answer
-// is what the plain path makes of it (its error, such as the NegotiateError
-// of a proxy's HTML page, or its own watch over the stream) after one
-// request; and the whole watch (Request.Watch) when the serializer has no
-// stream serializers, or the response of a watch cannot be seen (the
-// client is not a *rest.RESTClient, or client-go's ClientsAllowCBOR gate is
-// on).
+// stream), whose watch or error is Request.Watch's own (such as the
+// NegotiateError of a proxy's HTML page) after one request; and the whole
+// watch (Request.Watch) when the serializer has no stream serializers, or
+// the response of a watch cannot be seen (the client is not a
+// *rest.RESTClient, or client-go's ClientsAllowCBOR gate is on).
 //
-// Watch requests: rest.Request.Stream hides the response, so a watch is
-// sent through a sibling of the caller's *rest.RESTClient (the same URL,
-// content configuration, rate limiter, warning handler, backoff and HTTP
-// client, over the caller's own transport, which it wraps to see the
-// response's status and Content-Type). As Request.Watch, the first attempt
-// is not rate limited, its retries are; the warnings of an answer handed to
-// Request.Watch are reported by it alone.
+// Watch requests: every watch is opened by Request.Watch, so its attempts,
+// retries (a connection that fails before the answer, a 429 or 5xx with
+// Retry-After), pauses, rate-limiter waits (none before the first attempt,
+// one before each retry), warnings and errors, and its answer once the
+// retries run out, are client-go's. It is sent through a sibling of the
+// caller's *rest.RESTClient (the same URL, content configuration, rate
+// limiter, warning handler, backoff and HTTP client, over the caller's own
+// transport, which it wraps): an answer fastlw reads is kept there and
+// Request.Watch gets it with an empty body, fastlw decoding the body.
 //
 // NewFromClient and NewFilteredFromClient are the drop-ins for
 // cache.NewListWatchFromClient and cache.NewFilteredListWatchFromClient:

@@ -16,7 +16,8 @@ import (
 // its transport: a responseRecorder over the caller's transport. Its
 // requests are the caller's (the same URL, Accept header, content
 // configuration, rate limiter, backoff, timeout, cookie jar, redirect
-// policy, authentication and TLS), and their responses can be seen.
+// policy, authentication and TLS), and the answer of a watch that fastlw
+// reads is kept for it (see responseRecorder).
 type siblingClient struct {
 	client   *rest.RESTClient
 	recorder *responseRecorder
@@ -39,8 +40,8 @@ type restClientParts struct {
 
 // siblingSource builds the siblings of one caller's *rest.RESTClient: the
 // parts of the client are read once, on the first watch that asks, and
-// each watch gets a sibling of its own (its own recorder, whose last
-// response and replay belong to that watch alone, its own http.Client and
+// each watch gets a sibling of its own (its own recorder, whose kept
+// answer belongs to that watch alone, its own http.Client and
 // rest.RESTClient). Safe for concurrent use.
 type siblingSource struct {
 	rc    *rest.RESTClient
@@ -55,8 +56,8 @@ func newSiblingSource(rc *rest.RESTClient) *siblingSource {
 }
 
 // sibling returns a new sibling of the caller's client, whose recorder
-// hands on without their warnings the 2xx answers that serves rejects
-// (see responseRecorder); false when it cannot be built exactly, and the
+// keeps for fastlw the answers that serves accepts (see
+// responseRecorder); false when it cannot be built exactly, and the
 // caller's client is to be used as it is:
 //   - client-go's ClientsAllowCBOR gate is on: a client then also keeps,
 //     in an atomic flag, whether a server refused CBOR, which a sibling

@@ -226,7 +226,7 @@ func TestAWatchIsRequestedOnceAsOnClientGo(t *testing.T) {
 }
 
 // TestAWatchAnsweredWith204FailsToOpenAsOnClientGo: client-go's Watch
-// accepts only 200 OK (Request.Stream, which fastlw sends, takes any 2xx).
+// accepts only 200 OK (Request.Stream would take any 2xx).
 func TestAWatchAnsweredWith204FailsToOpenAsOnClientGo(t *testing.T) {
 	options := metav1.ListOptions{ResourceVersion: "100"}
 	plain, _ := watchOnceWithCode(t, http.StatusNoContent, "application/json", "", func(c rest.Interface) watchOutcome {

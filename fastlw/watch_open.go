@@ -2,30 +2,27 @@ package fastlw
 
 import (
 	"context"
-	"io"
 	"mime"
 	"net/http"
-	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/util/flowcontrol"
 )
 
-// openWatch opens the watch stream and returns a StreamWatcher
-// (apimachinery's own) over the ordered parallel decoder when the answer is
-// one fastlw reads: 200 OK, in a media type (its Content-Type, parameters
-// ignored, as client-go's negotiation ignores them) the serializer has a
-// stream serializer for. Any other 2xx answer is handed, as received, to
-// Request.Watch, which makes of it what the plain path makes (an error, or
-// its own watch over the answer), without a second request. An error
-// opening the stream is returned as the plain path returns it; a
-// connection closed before the response (a probable EOF or a timeout),
-// which Request.Watch retries, is retried by Request.Watch
-// (reopenWatchOnPlainPath).
+// openWatch opens the watch with Request.Watch, so that every attempt,
+// retry, pause, rate-limiter wait, warning and error, and the answer once
+// the retries run out, are client-go's own; and returns, when the answer
+// Request.Watch accepted is one fastlw reads (200 OK, in a media type, its
+// Content-Type's parameters ignored as client-go's negotiation ignores
+// them, the serializer has a stream serializer for), a StreamWatcher
+// (apimachinery's own) over the ordered parallel decoder instead of
+// Request.Watch's. The request goes through a siblingClient of the
+// caller's client, whose recorder keeps that answer's body for fastlw and
+// hands Request.Watch an empty one (see responseRecorder); whatever
+// Request.Watch makes of any other answer is returned as it is, and a body
+// it leaves unread and open (an answer it refuses) is closed.
 //
 // The plain path serves the whole watch when the serializer has no stream
 // serializer at all, or when the response cannot be seen: the client is
@@ -42,40 +39,23 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 	if !ok {
 		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}
-	req := sibling.prepare(lw.request(sibling.client, sent))
-	body, err := req.Throttle(retriesOnly(lw.siblings.rc.GetRateLimiter())).Stream(ctx)
+	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(ctx)
+	served := sibling.recorder.takeServed()
+	sibling.recorder.closeUnread(served == nil && err == nil)
+	if served == nil {
+		return w, err
+	}
 	if err != nil {
-		if utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) {
-			return lw.reopenWatchOnPlainPath(ctx, sent)
-		}
+		// Request.Watch refused the answer (the client cannot decode its
+		// media type): the plain path's error.
+		_ = served.Body.Close()
 		return nil, err
 	}
-	resp := sibling.recorder.lastResponse()
-	info, ok := lw.streamInfoFor(resp)
-	if !ok {
-		if resp == nil {
-			_ = body.Close()
-			return lw.request(lw.cfg.Client, sent).Watch(ctx)
-		}
-		return lw.replayToPlainWatch(ctx, sibling, sent, resp, body)
-	}
-	stream := newOrderedStream(body, lw.streamDecoding(info), lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
+	w.Stop() // Request.Watch's watch over the empty body
+	info, _ := lw.streamInfoFor(served)
+	stream := newOrderedStream(served.Body, lw.streamDecoding(info), lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, http.MethodGet, "ClientWatchDecoding")
 	return watch.NewStreamWatcher(stream, reporter), nil
-}
-
-// replayToPlainWatch hands resp, an answer to the watch request sent
-// through sibling whose body is body, to Request.Watch as if it had just
-// arrived, and returns what Request.Watch makes of it. When that is an
-// error, body is closed (Request.Watch leaves the body of an answer it
-// cannot decode open).
-func (lw *ListerWatcher) replayToPlainWatch(ctx context.Context, sibling *siblingClient, sent metav1.ListOptions, resp *http.Response, body io.ReadCloser) (watch.Interface, error) {
-	sibling.recorder.replayNext(resp, body)
-	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(ctx)
-	if err != nil {
-		_ = body.Close()
-	}
-	return w, err
 }
 
 // streamsAny reports whether the serializer has a stream serializer for any
@@ -130,29 +110,4 @@ type streamDecoding struct {
 	// (fastJSONDecoder); the frames are JSON and decodeEventFast is tried
 	// first.
 	fastEmbedded runtime.Decoder
-}
-
-// retriesOnly returns limiter for a request whose first attempt is not
-// rate limited, as Request.Watch does not limit a watch's first attempt
-// but does limit its retries; nil when limiter is nil.
-func retriesOnly(limiter flowcontrol.RateLimiter) flowcontrol.RateLimiter {
-	if limiter == nil {
-		return nil
-	}
-	return &firstWaitFree{RateLimiter: limiter}
-}
-
-// firstWaitFree is a rate limiter whose first Wait returns at once; every
-// other call is the wrapped limiter's.
-type firstWaitFree struct {
-	flowcontrol.RateLimiter
-	waited atomic.Bool
-}
-
-// Wait returns nil the first time, and waits on the wrapped limiter after.
-func (l *firstWaitFree) Wait(ctx context.Context) error {
-	if !l.waited.Swap(true) {
-		return nil
-	}
-	return l.RateLimiter.Wait(ctx)
 }

@@ -74,7 +74,8 @@ func watchAllIn(ctx context.Context, lw watcher, options metav1.ListOptions) wat
 // timeout, a reset: what Request.Watch treats as retryable) or with a
 // 429 asking to retry, and answers the next: client-go's Watch retries and
 // gives the event; fastlw must send the same requests and give the same
-// watch.
+// watch, whose stream it decodes itself (the retry stays on the fast
+// path).
 func TestAWatchWhoseConnectionDropsBeforeTheAnswerIsRetriedAsOnClientGo(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	failures := []openFailure{
@@ -94,8 +95,9 @@ func TestAWatchWhoseConnectionDropsBeforeTheAnswerIsRetriedAsOnClientGo(t *testi
 	for _, failure := range failures {
 		t.Run(failure.name, func(t *testing.T) {
 			plain, plainRequests := watchAfterFailure(t, failure, func(c rest.Interface) watchOutcome { return watchAll(t, clientGoPlain(c), options) })
+			serializer := newObservedSerializer(nil)
 			fast, fastRequests := watchAfterFailure(t, failure, func(c rest.Interface) watchOutcome {
-				return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil), options)
+				return watchAll(t, fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), serializer), options)
 			})
 			if plainRequests != fastRequests {
 				t.Errorf("client-go sent %d requests, fastlw %d", plainRequests, fastRequests)
@@ -103,6 +105,9 @@ func TestAWatchWhoseConnectionDropsBeforeTheAnswerIsRetriedAsOnClientGo(t *testi
 			requireSameWatch(t, plain, fast)
 			if len(plain.events) != 1 {
 				t.Fatalf("client-go gave %v, want the event of the second attempt", summary(plain.events))
+			}
+			if serializer.decodes.Load() != 1 {
+				t.Errorf("fastlw decoded %d objects of the retried watch, want its 1: the retry left the fast path", serializer.decodes.Load())
 			}
 		})
 	}

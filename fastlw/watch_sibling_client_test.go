@@ -107,8 +107,7 @@ func (l *countingLimiter) Wait(_ context.Context) error { l.waits.Add(1); return
 // the client's rate limiter's Waits: client-go's Request.Watch does not
 // wait on it before a watch's first attempt, but does before a retry (a
 // 429 with Retry-After), and a list waits once; fastlw waits exactly as
-// often (Request.Stream, which it sends, would wait before the first
-// attempt too).
+// often (Request.Stream would wait before the first attempt too).
 func TestAWatchOpensWithoutTheRateLimiterAndRetriesWithItAsOnClientGo(t *testing.T) {
 	stream := watchStream(runtime.ContentTypeJSON, threeEvents()...)
 	tests := []struct {
