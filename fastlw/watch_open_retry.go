@@ -22,17 +22,23 @@ const watchMaxRetries = 10
 // reopenWatchOnPlainPath answers a watch whose opening through
 // Request.Stream failed at the connection (a probable EOF or a timeout),
 // which Stream does not retry but Request.Watch does: after
-// watchRetryPause (or once ctx ended) it opens the watch with
-// Request.Watch and the retries the first attempt left, so that the later
-// attempts, their pauses and the answer (a watch, an error, or an empty
-// watch once the retries ran out) are client-go's own. The watch decodes
-// on the plain path.
+// watchRetryPause (or once ctx ended) it waits on the client's rate
+// limiter, as Request.Watch waits before each retry, and opens the watch
+// with Request.Watch and the retries the first attempt left, so that the
+// later attempts, their pauses and the answer (a watch, an error, or an
+// empty watch once the retries ran out) are client-go's own. The watch
+// decodes on the plain path.
 func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
 	pause := time.NewTimer(watchRetryPause)
 	defer pause.Stop()
 	select {
 	case <-pause.C:
 	case <-ctx.Done():
+	}
+	if limiter := lw.cfg.Client.GetRateLimiter(); limiter != nil {
+		if err := limiter.Wait(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return lw.request(lw.cfg.Client, sent).MaxRetries(watchMaxRetries - 1).Watch(ctx)
 }
