@@ -47,7 +47,7 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 	body, err := req.Throttle(retriesOnly(rc.GetRateLimiter())).Stream(ctx)
 	if err != nil {
 		if utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err) {
-			return lw.reopenWatchOnPlainPath(ctx, sent)
+			return lw.reopenWatchOnPlainPath(ctx, sent, sibling.recorder.attempts())
 		}
 		return nil, err
 	}

@@ -24,11 +24,17 @@ const watchMaxRetries = 10
 // which Stream does not retry but Request.Watch does: after
 // watchRetryPause (or once ctx ended) it waits on the client's rate
 // limiter, as Request.Watch waits before each retry, and opens the watch
-// with Request.Watch and the retries the first attempt left, so that the
-// later attempts, their pauses and the answer (a watch, an error, or an
-// empty watch once the retries ran out) are client-go's own. The watch
-// decodes on the plain path.
-func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1.ListOptions) (watch.Interface, error) {
+// with Request.Watch and the retries the first attempts left (attempts is
+// how many requests Stream sent), so that the later attempts, their pauses
+// and the answer (a watch, an error, or an empty watch once the retries
+// ran out) are client-go's own. When Stream used every retry, the answer
+// is the empty watch Request.Watch gives then. The watch decodes on the
+// plain path.
+func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1.ListOptions, attempts int) (watch.Interface, error) {
+	retries := watchMaxRetries - attempts
+	if retries < 0 {
+		return watch.NewEmptyWatch(), nil
+	}
 	pause := time.NewTimer(watchRetryPause)
 	defer pause.Stop()
 	select {
@@ -40,5 +46,5 @@ func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1
 			return nil, err
 		}
 	}
-	return lw.request(lw.cfg.Client, sent).MaxRetries(watchMaxRetries - 1).Watch(ctx)
+	return lw.request(lw.cfg.Client, sent).MaxRetries(retries).Watch(ctx)
 }

@@ -27,6 +27,9 @@ type responseRecorder struct {
 	mu     sync.Mutex
 	last   *http.Response // the last response received; guarded by mu
 	replay *http.Response // the answer to the next request; guarded by mu
+	// sent counts the requests sent through next that are not redirects
+	// (the attempts of the rest.Requests); guarded by mu.
+	sent int
 }
 
 // RoundTrip answers req with the response to replay if there is one, and
@@ -40,6 +43,11 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 		replay.Request = req
 		return replay, nil
 	}
+	r.mu.Lock()
+	if req.Response == nil {
+		r.sent++
+	}
+	r.mu.Unlock()
 	resp, err := r.next.RoundTrip(req)
 	if err != nil {
 		return resp, err
@@ -65,6 +73,14 @@ func (r *responseRecorder) lastResponse() *http.Response {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.last
+}
+
+// attempts returns how many requests were sent through next, redirects
+// not counted.
+func (r *responseRecorder) attempts() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.sent
 }
 
 // replayNext makes the next request answered by resp (its status and
