@@ -5,6 +5,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -68,15 +69,31 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 // replayToPlainWatch hands resp, an answer to the watch request sent
 // through sibling whose body is body, to Request.Watch as if it had just
 // arrived, and returns what Request.Watch makes of it. When that is an
-// error, body is closed (Request.Watch leaves the body of an answer it
-// cannot decode open).
+// error, body is closed, exactly once (Request.Watch closes the body of
+// some answers it refuses, and leaves that of an answer it cannot decode
+// open).
 func (lw *ListerWatcher) replayToPlainWatch(ctx context.Context, sibling *siblingClient, sent metav1.ListOptions, resp *http.Response, body io.ReadCloser) (watch.Interface, error) {
+	body = &closeOnce{ReadCloser: body}
 	sibling.recorder.replayNext(resp, body)
 	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(ctx)
 	if err != nil {
 		_ = body.Close()
 	}
 	return w, err
+}
+
+// closeOnce is a body whose first Close closes it; later ones do nothing
+// and return nil.
+type closeOnce struct {
+	io.ReadCloser
+	once sync.Once
+	err  error
+}
+
+// Close closes the body the first time.
+func (c *closeOnce) Close() error {
+	c.once.Do(func() { c.err = c.ReadCloser.Close() })
+	return c.err
 }
 
 // streamsAny reports whether the serializer has a stream serializer for any
