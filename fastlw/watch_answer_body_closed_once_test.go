@@ -35,6 +35,8 @@ func TestEveryWatchAnswersBodyIsClosedExactlyOnce(t *testing.T) {
 		{name: "a 410", script: []scriptedAnswer{{code: 410, contentType: "application/json", body: goneStatus}}},
 		{name: "a 429, then a 201", script: []scriptedAnswer{{code: 429, retryAfter: "1"}, {code: 201, contentType: "application/json", body: oneEventStream}}},
 		{name: "a 200 stream as the context ends", script: []scriptedAnswer{streamOK}, cancel: true},
+		{name: "a 201 stream as the context ends", script: []scriptedAnswer{{code: 201, contentType: "application/json", body: oneEventStream}}, cancel: true},
+		{name: "an HTML page as the context ends", script: []scriptedAnswer{{contentType: "text/html", body: "<html/>"}}, cancel: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

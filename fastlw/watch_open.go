@@ -72,10 +72,16 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 // error, body is closed, exactly once (Request.Watch closes the body of
 // some answers it refuses, and leaves that of an answer it cannot decode
 // open).
+//
+// Request.Watch is given ctx without its cancellation or deadline: the
+// answer arrived under ctx, so it is client-go's answer even when ctx ended
+// since (Request.Watch would otherwise refuse to send the replayed request
+// and answer with ctx's error); the body stays the one of the request sent
+// under ctx, so a watch over it still ends when ctx does.
 func (lw *ListerWatcher) replayToPlainWatch(ctx context.Context, sibling *siblingClient, sent metav1.ListOptions, resp *http.Response, body io.ReadCloser) (watch.Interface, error) {
 	body = &closeOnce{ReadCloser: body}
 	sibling.recorder.replayNext(resp, body)
-	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(ctx)
+	w, err := sibling.prepare(lw.request(sibling.client, sent)).Watch(context.WithoutCancel(ctx))
 	if err != nil {
 		_ = body.Close()
 	}
