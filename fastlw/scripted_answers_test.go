@@ -58,6 +58,10 @@ type scriptTransport struct {
 	// onAnswer, when set, runs with the request's number (from 1) before it
 	// is answered.
 	onAnswer func(n int)
+	// installWarnings, when set, is how the client built over this
+	// transport reports warnings to the recorder (nil: as its
+	// WarningHandlerWithContext).
+	installWarnings func(cfg *rest.Config, warnings *recordingWarnings)
 
 	requests atomic.Int32
 	mu       sync.Mutex
@@ -131,17 +135,28 @@ type recordingWarnings struct {
 
 // HandleWarningHeaderWithContext records the warning's text.
 func (r *recordingWarnings) HandleWarningHeaderWithContext(_ context.Context, _ int, _ string, text string) {
+	r.HandleWarningHeader(0, "", text)
+}
+
+// HandleWarningHeader records the warning's text.
+func (r *recordingWarnings) HandleWarningHeader(_ int, _ string, text string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.texts = append(r.texts, text)
 }
 
 // scriptClient returns a typed clientset's core/v1 REST client (JSON)
-// whose requests go to transport, reporting warnings to warnings and
-// waiting on limiter.
-func scriptClient(t *testing.T, transport http.RoundTripper, warnings rest.WarningHandlerWithContext, limiter *countingLimiter) rest.Interface {
+// whose requests go to transport, reporting warnings to warnings (as
+// install says, nil: as its WarningHandlerWithContext) and waiting on
+// limiter.
+func scriptClient(t *testing.T, transport http.RoundTripper, warnings *recordingWarnings, limiter *countingLimiter, install func(*rest.Config, *recordingWarnings)) rest.Interface {
 	t.Helper()
-	cfg := &rest.Config{Host: "http://script.invalid", QPS: -1, WarningHandlerWithContext: warnings, RateLimiter: limiter}
+	cfg := &rest.Config{Host: "http://script.invalid", QPS: -1, RateLimiter: limiter}
+	if install == nil {
+		cfg.WarningHandlerWithContext = warnings
+	} else {
+		install(cfg, warnings)
+	}
 	cs, err := kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: transport})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +186,7 @@ func runScript(t *testing.T, script []scriptedAnswer, side watchSide, configure 
 		configure(transport)
 	}
 	warnings, limiter := &recordingWarnings{}, &countingLimiter{}
-	client := scriptClient(t, transport, warnings, limiter)
+	client := scriptClient(t, transport, warnings, limiter, transport.installWarnings)
 	recorded := startMetrics()
 	start := time.Now()
 	out := side(t, t.Context(), client)
