@@ -39,6 +39,9 @@ func TestAWatchRetriedAfterAConnectionFailureFailsWithClientGosError(t *testing.
 		{name: "an EOF, then a 500", script: []scriptedAnswer{{err: io.EOF}, {code: 500, contentType: "application/json", body: goneStatus}}},
 		{name: "an EOF, then 429s", script: []scriptedAnswer{{err: io.EOF}, {code: 429, retryAfter: "1"}}},
 		{name: "an EOF, then the context ends during the pause", script: []scriptedAnswer{{err: io.EOF}}, deadline: 500 * time.Millisecond},
+		// Stream's own retry pause: the context's end is a timeout to
+		// fastlw, which then "retries" under the ended context.
+		{name: "a 429 whose Retry-After outlasts the context", script: []scriptedAnswer{{code: 429, retryAfter: "5"}, streamOK}, deadline: 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
