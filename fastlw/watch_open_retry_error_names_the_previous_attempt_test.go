@@ -38,6 +38,7 @@ func TestAWatchRetriedAfterAConnectionFailureFailsWithClientGosError(t *testing.
 		{name: "an EOF, then a 410", script: []scriptedAnswer{{err: io.EOF}, {code: 410, contentType: "application/json", body: goneStatus}}},
 		{name: "an EOF, then a 500", script: []scriptedAnswer{{err: io.EOF}, {code: 500, contentType: "application/json", body: goneStatus}}},
 		{name: "an EOF, then 429s", script: []scriptedAnswer{{err: io.EOF}, {code: 429, retryAfter: "1"}}},
+		{name: "an EOF, then a 201", script: []scriptedAnswer{{err: io.EOF}, {code: 201, contentType: "application/json", body: oneEventStream}}},
 		{name: "an EOF, then the context ends during the pause", script: []scriptedAnswer{{err: io.EOF}}, deadline: 500 * time.Millisecond},
 		// Stream's own retry pause: the context's end is a timeout to
 		// fastlw, which then "retries" under the ended context.

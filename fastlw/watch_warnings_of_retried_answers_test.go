@@ -35,14 +35,18 @@ func TestAWatchReportsTheWarningsOfEveryAttemptAsOnClientGo(t *testing.T) {
 	tests := []struct {
 		name   string
 		script []scriptedAnswer
+		none   bool // client-go reports no warning at all
 	}{
-		{"a 200 stream", []scriptedAnswer{stream(0, "streamed")}},
-		{"a 201 handed to Request.Watch", []scriptedAnswer{stream(http.StatusCreated, "created")}},
-		{"a 410", []scriptedAnswer{{code: 410, contentType: "application/json", body: goneStatus, warning: "gone"}}},
-		{"a 429, then the stream", []scriptedAnswer{{code: 429, retryAfter: "1", warning: "throttled"}, stream(0, "streamed")}},
-		{"a 503, then a 201", []scriptedAnswer{{code: 503, retryAfter: "1", warning: "unavailable"}, stream(http.StatusCreated, "created")}},
-		{"an EOF, then the stream", []scriptedAnswer{{err: io.EOF}, stream(0, "streamed after a retry")}},
-		{"429s until the retries run out", []scriptedAnswer{{code: 429, retryAfter: "1", warning: "throttled"}}},
+		{"a 200 stream", []scriptedAnswer{stream(0, "streamed")}, false},
+		{"a 201 handed to Request.Watch", []scriptedAnswer{stream(http.StatusCreated, "created")}, false},
+		{"a 410", []scriptedAnswer{{code: 410, contentType: "application/json", body: goneStatus, warning: "gone"}}, false},
+		{"a 429, then the stream", []scriptedAnswer{{code: 429, retryAfter: "1", warning: "throttled"}, stream(0, "streamed")}, false},
+		{"a 503, then a 201", []scriptedAnswer{{code: 503, retryAfter: "1", warning: "unavailable"}, stream(http.StatusCreated, "created")}, false},
+		{"an EOF, then the stream", []scriptedAnswer{{err: io.EOF}, stream(0, "streamed after a retry")}, false},
+		{"429s until the retries run out", []scriptedAnswer{{code: 429, retryAfter: "1", warning: "throttled"}}, false},
+		{"a 500", []scriptedAnswer{{code: 500, contentType: "application/json", body: goneStatus, warning: "failed"}}, false},
+		{"503s until the retries run out", []scriptedAnswer{{code: 503, retryAfter: "1", warning: "unavailable"}}, false},
+		{"an HTML page after a 429", []scriptedAnswer{{code: 429, retryAfter: "1", warning: "throttled"}, {contentType: "text/html", body: "<html/>", warning: "html"}}, true},
 	}
 	for _, how := range warningInstalls {
 		for _, tt := range tests {
@@ -52,8 +56,8 @@ func TestAWatchReportsTheWarningsOfEveryAttemptAsOnClientGo(t *testing.T) {
 					plain := runScript(t, tt.script, plainSide, install)
 					fast := runScript(t, tt.script, fastSide, install)
 					requireSameWatch(t, plain.out, fast.out)
-					if len(plain.warnings) == 0 || !slices.Equal(plain.warnings, fast.warnings) {
-						t.Fatalf("warnings differ (want some):\nclient-go %q\nfastlw    %q", plain.warnings, fast.warnings)
+					if (len(plain.warnings) == 0) != tt.none || !slices.Equal(plain.warnings, fast.warnings) {
+						t.Fatalf("warnings differ (want none: %v):\nclient-go %q\nfastlw    %q", tt.none, plain.warnings, fast.warnings)
 					}
 				})
 			})
