@@ -2,9 +2,13 @@ package fastlw_test
 
 import (
 	"io"
+	"net/http"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // TestAWatchOpensWithAtMostTenRetriesInAllAsOnClientGo answers a watch's
@@ -37,4 +41,53 @@ func TestAWatchOpensWithAtMostTenRetriesInAllAsOnClientGo(t *testing.T) {
 			})
 		})
 	}
+}
+
+// redirectingTransport answers every request first with a redirect to
+// itself (one more query parameter), and the redirected requests with a
+// 429 asking to retry after a second, then with EOFs; it counts every
+// HTTP request, redirects included. Safe for concurrent use.
+type redirectingTransport struct {
+	requests, redirected atomic.Int32
+}
+
+// RoundTrip answers req.
+func (r *redirectingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.requests.Add(1)
+	if req.URL.Query().Get("redirected") != "true" {
+		resp := okAnswer(req, "text/plain", strings.NewReader(""))
+		resp.StatusCode, resp.Status = http.StatusTemporaryRedirect, "307 Temporary Redirect"
+		resp.Header.Set("Location", req.URL.String()+"&redirected=true")
+		return resp, nil
+	}
+	if r.redirected.Add(1) == 1 {
+		resp := okAnswer(req, "application/json", strings.NewReader("{}"))
+		resp.StatusCode, resp.Status = http.StatusTooManyRequests, "429 Too Many Requests"
+		resp.Header.Set("Retry-After", "1")
+		return resp, nil
+	}
+	return nil, io.EOF
+}
+
+// TestAWatchWhoseAttemptsAreRedirectedRetriesTenTimesInAllAsOnClientGo
+// redirects every attempt once, answers the first redirected one with a
+// 429 and the later ones with an EOF: a redirect is part of its attempt,
+// so both sides make eleven attempts of two HTTP requests each, in as
+// long, and give the same watch.
+func TestAWatchWhoseAttemptsAreRedirectedRetriesTenTimesInAllAsOnClientGo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		run := func(side watchSide) (watchOutcome, int32, time.Duration) {
+			transport := &redirectingTransport{}
+			start := time.Now()
+			out := side(t, t.Context(), cannedClient(t, transport))
+			return out, transport.requests.Load(), time.Since(start)
+		}
+		plain, plainRequests, plainElapsed := run(plainSide)
+		fast, fastRequests, fastElapsed := run(fastSide)
+		requireSameWatch(t, plain, fast)
+		if plainRequests != 22 || fastRequests != plainRequests || fastElapsed != plainElapsed {
+			t.Fatalf("client-go sent %d requests in %v, fastlw %d in %v; want 22 on both (eleven redirected attempts)",
+				plainRequests, plainElapsed, fastRequests, fastElapsed)
+		}
+	})
 }
