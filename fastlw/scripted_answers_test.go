@@ -58,10 +58,11 @@ type scriptTransport struct {
 	// onAnswer, when set, runs with the request's number (from 1) before it
 	// is answered.
 	onAnswer func(n int)
-	// installWarnings, when set, is how the client built over this
-	// transport reports warnings to the recorder (nil: as its
-	// WarningHandlerWithContext).
-	installWarnings func(cfg *rest.Config, warnings *recordingWarnings)
+	// configureClient, when set, configures the client built over this
+	// transport, given the recorder of its warnings (how the client reports
+	// to it, its rate limiter, ...); nil makes the recorder the client's
+	// WarningHandlerWithContext.
+	configureClient func(cfg *rest.Config, warnings *recordingWarnings)
 
 	requests atomic.Int32
 	mu       sync.Mutex
@@ -146,16 +147,16 @@ func (r *recordingWarnings) HandleWarningHeader(_ int, _ string, text string) {
 }
 
 // scriptClient returns a typed clientset's core/v1 REST client (JSON)
-// whose requests go to transport, reporting warnings to warnings (as
-// install says, nil: as its WarningHandlerWithContext) and waiting on
-// limiter.
-func scriptClient(t *testing.T, transport http.RoundTripper, warnings *recordingWarnings, limiter *countingLimiter, install func(*rest.Config, *recordingWarnings)) rest.Interface {
+// whose requests go to transport, reporting warnings to warnings and
+// waiting on limiter, then configured by configure (nil: warnings as its
+// WarningHandlerWithContext).
+func scriptClient(t *testing.T, transport http.RoundTripper, warnings *recordingWarnings, limiter *countingLimiter, configure func(*rest.Config, *recordingWarnings)) rest.Interface {
 	t.Helper()
 	cfg := &rest.Config{Host: "http://script.invalid", QPS: -1, RateLimiter: limiter}
-	if install == nil {
+	if configure == nil {
 		cfg.WarningHandlerWithContext = warnings
 	} else {
-		install(cfg, warnings)
+		configure(cfg, warnings)
 	}
 	cs, err := kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: transport})
 	if err != nil {
@@ -186,7 +187,7 @@ func runScript(t *testing.T, script []scriptedAnswer, side watchSide, configure 
 		configure(transport)
 	}
 	warnings, limiter := &recordingWarnings{}, &countingLimiter{}
-	client := scriptClient(t, transport, warnings, limiter, transport.installWarnings)
+	client := scriptClient(t, transport, warnings, limiter, transport.configureClient)
 	recorded := startMetrics()
 	start := time.Now()
 	out := side(t, t.Context(), client)

@@ -2,6 +2,7 @@ package fastlw
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,7 +24,9 @@ const watchMaxRetries = 10
 // Request.Stream failed at the connection (a probable EOF or a timeout),
 // which Stream does not retry but Request.Watch does: after
 // watchRetryPause (or once ctx ended) it waits on the client's rate
-// limiter, as Request.Watch waits before each retry, and opens the watch
+// limiter, as Request.Watch waits before each retry (failing, when the
+// limiter refuses, with the error client-go's retry gives but for its
+// mention of the first attempt's error), and opens the watch
 // with Request.Watch and the retries the first attempts left (attempts is
 // how many requests Stream sent), so that the later attempts, their pauses
 // and the answer (a watch, an error, or an empty watch once the retries
@@ -43,7 +46,7 @@ func (lw *ListerWatcher) reopenWatchOnPlainPath(ctx context.Context, sent metav1
 	}
 	if limiter := lw.cfg.Client.GetRateLimiter(); limiter != nil {
 		if err := limiter.Wait(ctx); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("client rate limiter Wait returned an error: %w", err)
 		}
 	}
 	return lw.request(lw.cfg.Client, sent).MaxRetries(retries).Watch(ctx)

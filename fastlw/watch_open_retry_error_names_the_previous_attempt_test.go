@@ -9,7 +9,15 @@ import (
 	"testing/synctest"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/flowcontrol"
+
+	cache "github.com/kcache-go/cache"
+	"github.com/kcache-go/cache/fastlw"
 )
 
 // Review: differs from client-go (not fixed). When the first attempt to
@@ -56,6 +64,41 @@ func TestAWatchRetriedAfterAConnectionFailureFailsWithClientGosError(t *testing.
 			})
 		})
 	}
+}
+
+// TestAWatchWhoseRetryTheRateLimiterCannotGrantInTimeFailsWithClientGosError
+// lists once (taking the only token of a 0.2 QPS limiter), then watches
+// under a 3 s deadline a server whose first watch attempt fails with an
+// EOF: the retry would wait about 4 s for a token, past the deadline, so
+// it is refused; fastlw must fail as client-go does.
+func TestAWatchWhoseRetryTheRateLimiterCannotGrantInTimeFailsWithClientGosError(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		script := []scriptedAnswer{{contentType: "application/json", body: string(encode(runtime.ContentTypeJSON, &corev1.PodList{}))}, {err: io.EOF}}
+		slowLimiter := func(tr *scriptTransport) {
+			tr.configureClient = func(cfg *rest.Config, _ *recordingWarnings) {
+				cfg.RateLimiter = flowcontrol.NewTokenBucketRateLimiter(0.2, 1)
+			}
+		}
+		listThenWatch := func(lw func(rest.Interface) cache.ListerWatcherWithContext) watchSide {
+			return func(t *testing.T, ctx context.Context, c rest.Interface) watchOutcome {
+				source := lw(c)
+				if _, err := source.ListWithContext(ctx, metav1.ListOptions{}); err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+				defer cancel()
+				return watchAllIn(ctx, source, metav1.ListOptions{ResourceVersion: "100"})
+			}
+		}
+		plain := runScript(t, script, listThenWatch(func(c rest.Interface) cache.ListerWatcherWithContext { return clientGoPlain(c) }), slowLimiter)
+		fast := runScript(t, script, listThenWatch(func(c rest.Interface) cache.ListerWatcherWithContext {
+			return fastlw.NewFromClient(c, "pods", "ns", fields.Everything(), nil)
+		}), slowLimiter)
+		if plain.out.err == nil {
+			t.Fatalf("client-go gave no error but %v", summary(plain.out.events))
+		}
+		requireSameWatch(t, plain.out, fast.out)
+	})
 }
 
 // withDeadline is side under a context that ends after d (0: side).

@@ -52,7 +52,7 @@ func TestAWatchReportsTheWarningsOfEveryAttemptAsOnClientGo(t *testing.T) {
 		for _, tt := range tests {
 			t.Run(how.name+"/"+tt.name, func(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
-					install := func(tr *scriptTransport) { tr.installWarnings = how.install }
+					install := func(tr *scriptTransport) { tr.configureClient = how.install }
 					plain := runScript(t, tt.script, plainSide, install)
 					fast := runScript(t, tt.script, fastSide, install)
 					requireSameWatch(t, plain.out, fast.out)
