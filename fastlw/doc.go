@@ -100,7 +100,8 @@
 // caller's *rest.RESTClient (the same URL, content configuration, rate
 // limiter, warning handler, backoff and HTTP client, over the caller's own
 // transport, which it wraps): an answer fastlw reads is kept there and
-// Request.Watch gets it with an empty body, fastlw decoding the body.
+// Request.Watch gets it with a stand-in body that yields nothing while
+// fastlw decodes the real one.
 //
 // NewFromClient and NewFilteredFromClient are the drop-ins for
 // cache.NewListWatchFromClient and cache.NewFilteredListWatchFromClient:

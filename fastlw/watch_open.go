@@ -20,7 +20,7 @@ import (
 // (apimachinery's own) over the ordered parallel decoder instead of
 // Request.Watch's. The request goes through a siblingClient of the
 // caller's client, whose recorder keeps that answer's body for fastlw and
-// hands Request.Watch an empty one (see responseRecorder); whatever
+// hands Request.Watch a stand-in (see responseRecorder); whatever
 // Request.Watch makes of any other answer is returned as it is, and a body
 // it leaves unread and open (an answer it refuses) is closed.
 //
@@ -51,7 +51,9 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 		_ = served.Body.Close()
 		return nil, err
 	}
-	w.Stop() // Request.Watch's watch over the empty body
+	// Request.Watch's watch over the stand-in body ends when the real
+	// body is closed (see keptBody).
+	served.Body.(*keptBody).onClose = w.Stop
 	info, _ := lw.streamInfoFor(served)
 	stream := newOrderedStream(served.Body, lw.streamDecoding(info), lw.cfg.Workers, lw.cfg.MaxInFlight, lw.cfg.Transform)
 	reporter := apierrors.NewClientErrorReporter(http.StatusInternalServerError, http.MethodGet, "ClientWatchDecoding")

@@ -10,11 +10,11 @@ import (
 // one watch. It sends each request through next (the caller's transport)
 // and hands every response on as received, but for one that serves
 // accepts (an answer fastlw reads itself): that one it keeps, and hands
-// on in its place a copy with an empty body. Request.Watch, which sent
+// on in its place a copy whose body is a stand-in that yields nothing
+// until fastlw closes the real one (heldBody). Request.Watch, which sent
 // the request, then does with that answer's status and headers all it
-// does on the plain path (negotiate a decoder, report the warnings) and
-// ends over the empty body at once, while fastlw takes the body
-// (takeServed). Every other answer, and every attempt and pause of
+// does on the plain path (negotiate a decoder, report the warnings), while
+// fastlw takes the real body (takeServed). Every other answer, and every attempt and pause of
 // Request.Watch's retries, is Request.Watch's own; their bodies are
 // handed on wrapped, so that the ones no watch reads are closed, once,
 // after Request.Watch returned (closeUnread), also the one of an answer it
@@ -33,7 +33,7 @@ type responseRecorder struct {
 }
 
 // RoundTrip sends req through next; an answer that serves accepts is kept
-// and a copy of it with an empty body is returned.
+// and a copy of it with a stand-in body (heldBody) is returned.
 func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.next.RoundTrip(req)
 	if err != nil || resp == nil {
@@ -48,11 +48,14 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 		handedOn.Body = body
 		return &handedOn, nil
 	}
+	held := &heldBody{closed: make(chan struct{})}
 	standIn := *resp
-	standIn.Body = http.NoBody
+	standIn.Body = held
+	kept := *resp
+	kept.Body = &keptBody{ReadCloser: resp.Body, standIn: held}
 	r.mu.Lock()
 	earlier := r.served
-	r.served = resp
+	r.served = &kept
 	r.mu.Unlock()
 	if earlier != nil {
 		// NB: Request.Watch ends at the first 200 it gets, so it never
@@ -67,8 +70,8 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 // utilities that look through wrappers).
 func (r *responseRecorder) WrappedRoundTripper() http.RoundTripper { return r.next }
 
-// takeServed returns the answer kept for fastlw, with its body, and
-// forgets it; nil when there is none.
+// takeServed returns the answer kept for fastlw, with its body (a
+// *keptBody), and forgets it; nil when there is none.
 func (r *responseRecorder) takeServed() *http.Response {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,4 +109,55 @@ type closeOnce struct {
 func (c *closeOnce) Close() error {
 	c.once.Do(func() { c.err = c.ReadCloser.Close() })
 	return c.err
+}
+
+// heldBody is the body Request.Watch gets in place of an answer fastlw
+// reads: a Read blocks until it is closed and then reports io.EOF; nothing
+// is ever read from it. It stays open as long as fastlw reads the real
+// body (see keptBody).
+//
+// NB: it must not end sooner. When the caller's http.Client has a Timeout,
+// the client ends the request's context as soon as the body it returned
+// (this one) reaches EOF or is closed, and that context is also the real
+// body's: an empty stand-in cut every such watch right after it opened.
+type heldBody struct {
+	closed chan struct{} // closed by the first Close
+	once   sync.Once
+}
+
+// Read waits until h is closed and reports io.EOF.
+func (h *heldBody) Read([]byte) (int, error) {
+	<-h.closed
+	return 0, io.EOF
+}
+
+// Close releases the Reads; later calls do nothing.
+func (h *heldBody) Close() error {
+	h.once.Do(func() { close(h.closed) })
+	return nil
+}
+
+// keptBody is the body of an answer fastlw reads. Closing it closes the
+// real body, then its stand-in, then calls onClose (set by openWatch
+// before anything reads the body, to stop Request.Watch's watch over the
+// stand-in): in that order, so that nothing ends the request's context
+// while the real body is read.
+type keptBody struct {
+	io.ReadCloser
+	standIn *heldBody
+	onClose func() // nil for none; set before the first Read, never after
+	once    sync.Once
+	err     error
+}
+
+// Close closes the real body and the stand-in once, then calls onClose.
+func (k *keptBody) Close() error {
+	k.once.Do(func() {
+		k.err = k.ReadCloser.Close()
+		_ = k.standIn.Close()
+		if k.onClose != nil {
+			k.onClose()
+		}
+	})
+	return k.err
 }
