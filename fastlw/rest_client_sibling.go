@@ -85,7 +85,7 @@ func (s *siblingSource) sibling(serves func(*http.Response) bool) (*siblingClien
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	recorder := &responseRecorder{next: next, serves: serves}
+	recorder := &responseRecorder{next: next, serves: serves, clientTimeout: httpClient.Timeout}
 	httpClient.Transport = recorder
 	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, s.rc.GetRateLimiter(), &httpClient)
 	if err != nil {

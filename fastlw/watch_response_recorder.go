@@ -1,9 +1,11 @@
 package fastlw
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"sync"
+	"time"
 )
 
 // responseRecorder is the transport of a siblingClient, which belongs to
@@ -24,6 +26,9 @@ type responseRecorder struct {
 	// serves reports whether fastlw reads a response itself; nil means
 	// none. Set before the first request, never after.
 	serves func(*http.Response) bool
+	// clientTimeout is the Timeout of the http.Client over this
+	// transport (0 for none). Set before the first request, never after.
+	clientTimeout time.Duration
 
 	mu     sync.Mutex
 	served *http.Response // the answer kept for fastlw, or nil; guarded by mu
@@ -52,7 +57,7 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 	standIn := *resp
 	standIn.Body = held
 	kept := *resp
-	kept.Body = &keptBody{ReadCloser: resp.Body, standIn: held}
+	kept.Body = &keptBody{ReadCloser: resp.Body, standIn: held, request: req, clientTimeout: r.clientTimeout}
 	r.mu.Lock()
 	earlier := r.served
 	r.served = &kept
@@ -145,10 +150,40 @@ func (h *heldBody) Close() error {
 type keptBody struct {
 	io.ReadCloser
 	standIn *heldBody
-	onClose func() // nil for none; set before the first Read, never after
-	once    sync.Once
-	err     error
+	// request is the request answered, whose context the http.Client
+	// gave its Timeout's deadline; clientTimeout is that Timeout (0 for
+	// none).
+	request       *http.Request
+	clientTimeout time.Duration
+	onClose       func() // nil for none; set before the first Read, never after
+	once          sync.Once
+	err           error
 }
+
+// Read reads the real body. A read the http.Client's Timeout cut is
+// reported as net/http reports it on the body it hands out: a timeout
+// error (so that a watch cut by the client's Timeout ends quietly, as
+// client-go's does, instead of with an error event and a relist).
+func (k *keptBody) Read(p []byte) (int, error) {
+	n, err := k.ReadCloser.Read(p)
+	if err == nil || err == io.EOF || k.clientTimeout <= 0 {
+		return n, err
+	}
+	if deadline, ok := k.request.Context().Deadline(); ok && !time.Now().Before(deadline) {
+		err = &bodyTimeoutError{msg: err.Error() + " (Client.Timeout or context cancellation while reading body)"}
+	}
+	return n, err
+}
+
+// bodyTimeoutError is a body read cut by the client's Timeout.
+type bodyTimeoutError struct{ msg string }
+
+func (e *bodyTimeoutError) Error() string   { return e.msg }
+func (e *bodyTimeoutError) Timeout() bool   { return true }
+func (e *bodyTimeoutError) Temporary() bool { return true }
+
+// Is reports context.DeadlineExceeded, as net/http's own error does.
+func (e *bodyTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // Close closes the real body and the stand-in once, then calls onClose.
 func (k *keptBody) Close() error {
