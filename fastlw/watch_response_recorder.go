@@ -15,9 +15,10 @@ import (
 // on in its place a copy whose body is a stand-in that yields nothing
 // until fastlw closes the real one (heldBody). Request.Watch, which sent
 // the request, then does with that answer's status and headers all it
-// does on the plain path (negotiate a decoder, report the warnings), while
-// fastlw takes the real body (takeServed). Every other answer, and every attempt and pause of
-// Request.Watch's retries, is Request.Watch's own; their bodies are
+// does on the plain path (negotiate a decoder, report the warnings),
+// while fastlw takes the real body (takeServed). Every other answer, and
+// every attempt and pause of Request.Watch's retries, is Request.Watch's
+// own; their bodies are
 // handed on wrapped, so that the ones no watch reads are closed, once,
 // after Request.Watch returned (closeUnread), also the one of an answer it
 // refuses and leaves open.
@@ -57,7 +58,7 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 	standIn := *resp
 	standIn.Body = held
 	kept := *resp
-	kept.Body = &keptBody{ReadCloser: resp.Body, standIn: held, request: req, clientTimeout: r.clientTimeout}
+	kept.Body = &keptBody{real: closeOnce{ReadCloser: resp.Body}, standIn: held, request: req, clientTimeout: r.clientTimeout}
 	r.mu.Lock()
 	earlier := r.served
 	r.served = &kept
@@ -146,18 +147,17 @@ func (h *heldBody) Close() error {
 // real body, then its stand-in, then calls onClose (set by openWatch
 // before anything reads the body, to stop Request.Watch's watch over the
 // stand-in): in that order, so that nothing ends the request's context
-// while the real body is read.
+// while the real body is read. Each of the three is idempotent, so a
+// second Close only repeats the first one's error.
 type keptBody struct {
-	io.ReadCloser
+	real    closeOnce // the answer's own body
 	standIn *heldBody
 	// request is the request answered, whose context the http.Client
 	// gave its Timeout's deadline; clientTimeout is that Timeout (0 for
 	// none).
 	request       *http.Request
 	clientTimeout time.Duration
-	onClose       func() // nil for none; set before the first Read, never after
-	once          sync.Once
-	err           error
+	onClose       func() // nil for none; idempotent; set before the first Read, never after
 }
 
 // Read reads the real body. A read the http.Client's Timeout cut is
@@ -165,7 +165,7 @@ type keptBody struct {
 // error (so that a watch cut by the client's Timeout ends quietly, as
 // client-go's does, instead of with an error event and a relist).
 func (k *keptBody) Read(p []byte) (int, error) {
-	n, err := k.ReadCloser.Read(p)
+	n, err := k.real.Read(p)
 	if err == nil || err == io.EOF || k.clientTimeout <= 0 {
 		return n, err
 	}
@@ -185,14 +185,12 @@ func (e *bodyTimeoutError) Temporary() bool { return true }
 // Is reports context.DeadlineExceeded, as net/http's own error does.
 func (e *bodyTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
-// Close closes the real body and the stand-in once, then calls onClose.
+// Close closes the real body and the stand-in, then calls onClose.
 func (k *keptBody) Close() error {
-	k.once.Do(func() {
-		k.err = k.ReadCloser.Close()
-		_ = k.standIn.Close()
-		if k.onClose != nil {
-			k.onClose()
-		}
-	})
-	return k.err
+	err := k.real.Close()
+	_ = k.standIn.Close()
+	if k.onClose != nil {
+		k.onClose()
+	}
+	return err
 }
