@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"time"
 
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/rest"
@@ -55,8 +56,9 @@ func newSiblingSource(rc *rest.RESTClient) *siblingSource {
 	})}
 }
 
-// sibling returns a new sibling of the caller's client, whose recorder
-// keeps for fastlw the answers that serves accepts (see
+// sibling returns a new sibling of the caller's client for one watch,
+// opened with a context whose deadline is callerDeadline (zero for none),
+// whose recorder keeps for fastlw the answers that serves accepts (see
 // responseRecorder); false when it cannot be built exactly, and the
 // caller's client is to be used as it is:
 //   - client-go's ClientsAllowCBOR gate is on: a client then also keeps,
@@ -69,7 +71,7 @@ func newSiblingSource(rc *rest.RESTClient) *siblingSource {
 // NB: a shallow copy of the client would also do, but it copies that
 // atomic flag (go vet's copylocks refuses it) with a plain read that races
 // with the flag's writes by the caller's other requests.
-func (s *siblingSource) sibling(serves func(*http.Response) bool) (*siblingClient, bool) {
+func (s *siblingSource) sibling(serves func(*http.Response) bool, callerDeadline time.Time) (*siblingClient, bool) {
 	if clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) {
 		return nil, false
 	}
@@ -85,7 +87,7 @@ func (s *siblingSource) sibling(serves func(*http.Response) bool) (*siblingClien
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	recorder := &responseRecorder{next: next, serves: serves, clientTimeout: httpClient.Timeout}
+	recorder := &responseRecorder{next: next, serves: serves, clientTimeout: httpClient.Timeout, callerDeadline: callerDeadline}
 	httpClient.Transport = recorder
 	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, s.rc.GetRateLimiter(), &httpClient)
 	if err != nil {

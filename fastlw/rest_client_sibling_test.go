@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
@@ -48,7 +49,7 @@ func TestTheSiblingOfEveryClientGoRESTClientIsBuiltFromItsParts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sibling, ok := newSiblingSource(rc).sibling(nil)
+			sibling, ok := newSiblingSource(rc).sibling(nil, time.Time{})
 			if !ok {
 				t.Fatal("no sibling built")
 			}
@@ -71,7 +72,7 @@ func TestTheSiblingOfEveryClientGoRESTClientIsBuiltFromItsParts(t *testing.T) {
 		})
 	}
 	t.Run("a zero client", func(t *testing.T) {
-		if _, ok := newSiblingSource(&rest.RESTClient{Client: http.DefaultClient}).sibling(nil); ok {
+		if _, ok := newSiblingSource(&rest.RESTClient{Client: http.DefaultClient}).sibling(nil, time.Time{}); ok {
 			t.Fatal("a sibling built for a client without a base URL")
 		}
 	})

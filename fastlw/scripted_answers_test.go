@@ -260,3 +260,14 @@ type retryRecorder struct{ m *metricsRecorder }
 func (r retryRecorder) IncrementRetry(_ context.Context, code, method, _ string) {
 	r.m.add("retry " + code + " " + method)
 }
+
+// scriptClientWith returns a typed clientset's core/v1 REST client (JSON)
+// whose requests go through httpClient, unthrottled.
+func scriptClientWith(t *testing.T, httpClient *http.Client) rest.Interface {
+	t.Helper()
+	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: "http://script.invalid", QPS: -1}, httpClient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs.CoreV1().RESTClient()
+}

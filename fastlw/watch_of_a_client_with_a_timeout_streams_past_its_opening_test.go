@@ -78,32 +78,3 @@ func watchReleasingAfterTheFirstEvent(t *testing.T, lw cache.ListerWatcherWithCo
 	}
 	return out
 }
-
-// TestAWatchCutByTheClientsTimeoutEndsQuietlyAsOnClientGo watches through
-// a REST client with a short Timeout from a server that sends one event
-// and then nothing: the client's Timeout cuts the body. client-go's watch
-// then ends after the event without an error event (net/http reports a
-// timeout, which a watch takes for its normal end); so must fastlw's,
-// else a Reflector would relist after every such cut.
-func TestAWatchCutByTheClientsTimeoutEndsQuietlyAsOnClientGo(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", runtime.ContentTypeJSON)
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(watchStream(runtime.ContentTypeJSON, threeEvents()[0]))
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	}))
-	t.Cleanup(srv.Close)
-	client, err := rest.RESTClientFor(&rest.Config{Host: srv.URL, APIPath: "/api", QPS: -1, Timeout: 300 * time.Millisecond,
-		ContentConfig: rest.ContentConfig{GroupVersion: &corev1.SchemeGroupVersion, NegotiatedSerializer: scheme.Codecs.WithoutConversion()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	options := metav1.ListOptions{ResourceVersion: "100"}
-	plain := watchAll(t, cache.NewListWatchFromClient(client, "pods", "ns", fields.Everything()), options)
-	fast := watchAll(t, fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), fastlw.ClientsetSerializer()), options)
-	requireSameWatch(t, plain, fast)
-	if len(fast.events) != 1 {
-		t.Fatalf("fastlw delivered %v, want the one event", summary(fast.events))
-	}
-}

@@ -32,10 +32,11 @@ func (lw *ListerWatcher) openWatch(ctx context.Context, sent metav1.ListOptions)
 	if lw.siblings == nil || !lw.streamsAny() {
 		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}
+	callerDeadline, _ := ctx.Deadline()
 	sibling, ok := lw.siblings.sibling(func(resp *http.Response) bool {
 		_, ok := lw.streamInfoFor(resp)
 		return ok
-	})
+	}, callerDeadline)
 	if !ok {
 		return lw.request(lw.cfg.Client, sent).Watch(ctx)
 	}

@@ -27,9 +27,12 @@ type responseRecorder struct {
 	// serves reports whether fastlw reads a response itself; nil means
 	// none. Set before the first request, never after.
 	serves func(*http.Response) bool
-	// clientTimeout is the Timeout of the http.Client over this
-	// transport (0 for none). Set before the first request, never after.
-	clientTimeout time.Duration
+	// clientTimeout is the Timeout of the http.Client over this transport
+	// (0 for none), and callerDeadline the deadline of the context the
+	// watch was opened with (zero for none). Set before the first request,
+	// never after.
+	clientTimeout  time.Duration
+	callerDeadline time.Time
 
 	mu     sync.Mutex
 	served *http.Response // the answer kept for fastlw, or nil; guarded by mu
@@ -58,7 +61,8 @@ func (r *responseRecorder) RoundTrip(req *http.Request) (*http.Response, error) 
 	standIn := *resp
 	standIn.Body = held
 	kept := *resp
-	kept.Body = &keptBody{real: closeOnce{ReadCloser: resp.Body}, standIn: held, request: req, clientTimeout: r.clientTimeout}
+	kept.Body = &keptBody{real: closeOnce{ReadCloser: resp.Body}, standIn: held,
+		request: req, clientTimeout: r.clientTimeout, callerDeadline: r.callerDeadline}
 	r.mu.Lock()
 	earlier := r.served
 	r.served = &kept
@@ -152,27 +156,45 @@ func (h *heldBody) Close() error {
 type keptBody struct {
 	real    closeOnce // the answer's own body
 	standIn *heldBody
-	// request is the request answered, whose context the http.Client
-	// gave its Timeout's deadline; clientTimeout is that Timeout (0 for
-	// none).
-	request       *http.Request
-	clientTimeout time.Duration
-	onClose       func() // nil for none; idempotent; set before the first Read, never after
+	// request is the request answered, whose context has the earlier of
+	// the caller's deadline and the one the http.Client's Timeout gave
+	// it; clientTimeout and callerDeadline are as in responseRecorder.
+	request        *http.Request
+	clientTimeout  time.Duration
+	callerDeadline time.Time
+	onClose        func() // nil for none; idempotent; set before the first Read, never after
 }
 
-// Read reads the real body. A read the http.Client's Timeout cut is
-// reported as net/http reports it on the body it hands out: a timeout
-// error (so that a watch cut by the client's Timeout ends quietly, as
-// client-go's does, instead of with an error event and a relist).
+// Read reads the real body. A read that fails once the http.Client's
+// Timeout passed is reported as net/http reports it on the body it hands
+// out: a timeout error (so that a watch cut by the client's Timeout ends
+// quietly, as client-go's does, instead of with an error event and a
+// relist). A read cut by the caller's own deadline is reported as is, as
+// net/http does.
 func (k *keptBody) Read(p []byte) (int, error) {
 	n, err := k.real.Read(p)
-	if err == nil || err == io.EOF || k.clientTimeout <= 0 {
-		return n, err
-	}
-	if deadline, ok := k.request.Context().Deadline(); ok && !time.Now().Before(deadline) {
+	if err != nil && err != io.EOF && k.cutByClientTimeout() {
 		err = &bodyTimeoutError{msg: err.Error() + " (Client.Timeout or context cancellation while reading body)"}
 	}
 	return n, err
+}
+
+// cutByClientTimeout reports whether the http.Client's Timeout has passed:
+// the request's deadline has, and it is not the caller's own.
+//
+// NB: net/http decides the same by a flag its timer sets, racing at that
+// instant with the transport's read failing on the context's deadline (so
+// even client-go's watch sometimes ends with an error event there); the
+// deadline itself is the answer net/http gives once its timer ran.
+func (k *keptBody) cutByClientTimeout() bool {
+	if k.clientTimeout <= 0 {
+		return false
+	}
+	deadline, ok := k.request.Context().Deadline()
+	if !ok || time.Now().Before(deadline) {
+		return false
+	}
+	return k.callerDeadline.IsZero() || deadline.Before(k.callerDeadline)
 }
 
 // bodyTimeoutError is a body read cut by the client's Timeout.
