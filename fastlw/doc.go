@@ -18,7 +18,9 @@
 //     decode in chunks on up to Workers goroutines into one slice. The next
 //     List call with exactly those options takes the prefetched response;
 //     any other call, and any Watch, drops it (cancelling the request and
-//     waiting for its goroutine).
+//     waiting for its goroutine). So a page whose items then fail to
+//     decode, whose List fails as on the plain path, may have cost one
+//     request the plain path does not send: the dropped prefetch.
 //   - A watch stream (a WatchList too) is split into frames on one reader
 //     goroutine: by the serializer's own framer, or for apimachinery's JSON
 //     framer by one pass of fastlw's JSON scanner whose frames the workers check
