@@ -35,6 +35,11 @@ type scriptedAnswer struct {
 	body        string
 	warning     string // sent as a Warning header when set
 	retryAfter  string // sent as a Retry-After header when set
+	// After the body, a read fails with cutErr (the context's error when
+	// nil) when cut is set: at once, or, when hangs, once the request's
+	// context ended (see cutBody).
+	cut, hangs bool
+	cutErr     error
 }
 
 // streamOK is a 200 JSON watch stream of one event.
@@ -63,6 +68,8 @@ type scriptTransport struct {
 	// to it, its rate limiter, ...); nil makes the recorder the client's
 	// WarningHandlerWithContext.
 	configureClient func(cfg *rest.Config, warnings *recordingWarnings)
+	// clientTimeout is the Timeout of the http.Client over this transport.
+	clientTimeout time.Duration
 
 	requests atomic.Int32
 	mu       sync.Mutex
@@ -84,7 +91,11 @@ func (s *scriptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if a.err != nil {
 		return nil, a.err
 	}
-	resp := okAnswer(req, a.contentType, strings.NewReader(a.body))
+	var body io.Reader = strings.NewReader(a.body)
+	if a.cut {
+		body = &cutBody{stream: body, ctx: req.Context(), cutErr: a.cutErr, atOnce: !a.hangs}
+	}
+	resp := okAnswer(req, a.contentType, body)
 	if a.contentType == "" {
 		resp.Header.Del("Content-Type")
 	}
@@ -97,10 +108,10 @@ func (s *scriptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if a.retryAfter != "" {
 		resp.Header.Set("Retry-After", a.retryAfter)
 	}
-	body := &closeCountingBody{ReadCloser: resp.Body}
-	resp.Body = body
+	counted := &closeCountingBody{ReadCloser: resp.Body}
+	resp.Body = counted
 	s.mu.Lock()
-	s.bodies = append(s.bodies, body)
+	s.bodies = append(s.bodies, counted)
 	s.mu.Unlock()
 	return resp, nil
 }
@@ -148,9 +159,10 @@ func (r *recordingWarnings) HandleWarningHeader(_ int, _ string, text string) {
 
 // scriptClient returns a typed clientset's core/v1 REST client (JSON)
 // whose requests go to transport, reporting warnings to warnings and
-// waiting on limiter, then configured by configure (nil: warnings as its
+// waiting on limiter, through an http.Client with timeout as its Timeout,
+// then configured by configure (nil: warnings as its
 // WarningHandlerWithContext).
-func scriptClient(t *testing.T, transport http.RoundTripper, warnings *recordingWarnings, limiter *countingLimiter, configure func(*rest.Config, *recordingWarnings)) rest.Interface {
+func scriptClient(t *testing.T, transport http.RoundTripper, timeout time.Duration, warnings *recordingWarnings, limiter *countingLimiter, configure func(*rest.Config, *recordingWarnings)) rest.Interface {
 	t.Helper()
 	cfg := &rest.Config{Host: "http://script.invalid", QPS: -1, RateLimiter: limiter}
 	if configure == nil {
@@ -158,7 +170,7 @@ func scriptClient(t *testing.T, transport http.RoundTripper, warnings *recording
 	} else {
 		configure(cfg, warnings)
 	}
-	cs, err := kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: transport})
+	cs, err := kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: transport, Timeout: timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +199,7 @@ func runScript(t *testing.T, script []scriptedAnswer, side watchSide, configure 
 		configure(transport)
 	}
 	warnings, limiter := &recordingWarnings{}, &countingLimiter{}
-	client := scriptClient(t, transport, warnings, limiter, transport.configureClient)
+	client := scriptClient(t, transport, transport.clientTimeout, warnings, limiter, transport.configureClient)
 	recorded := startMetrics()
 	start := time.Now()
 	out := side(t, t.Context(), client)
