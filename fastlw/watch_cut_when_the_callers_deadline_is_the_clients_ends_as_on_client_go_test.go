@@ -1,5 +1,3 @@
-//go:build review
-
 package fastlw_test
 
 import (
@@ -17,19 +15,13 @@ import (
 // the same length, set at the same fake instant), the transport (not one
 // of net/http's own) reporting a canceled request.
 //
-// WHAT DIFFERS (fails on main 67ef32b): client-go's watch ends quietly
-// after the event: for a transport net/http does not know, its Timeout
-// timer runs whatever the caller's deadline, and marks the body's read
-// error a timeout. fastlw's keptBody rewrites only when the request's
-// deadline is before the caller's (net/http's rule for its own
-// transports, which then start no timer), so it gives an Error event
-// ("unable to decode an event from the watch stream: net/http: request
-// canceled") and the reflector relists. Under real clocks the two
-// deadlines are never equal to the nanosecond (the client's is taken
-// later), so this is reachable only in fake time; the exact rule would
-// depend on the caller's transport kind (see net/http's
-// knownRoundTripperImpl), or on watching req.Cancel, which net/http's
-// timer closes right after it notes the timeout.
+// client-go's watch ends quietly after the event: for a transport net/http
+// does not know, its Timeout timer runs whatever the caller's deadline and
+// marks the body's read error a timeout. So must fastlw's (keptBody sees
+// the timer by the request's Cancel, which the timer closes; the request's
+// deadline alone cannot tell this case from a caller's deadline before the
+// client's, which ends with an Error event). Under real clocks the two
+// deadlines are never equal to the nanosecond; synctest makes them so.
 func TestAWatchCutWhenTheCallersDeadlineIsTheClientsEndsAsOnClientGo(t *testing.T) {
 	var plain, fast watchOutcome
 	for _, side := range []struct {

@@ -180,15 +180,24 @@ func (k *keptBody) Read(p []byte) (int, error) {
 }
 
 // cutByClientTimeout reports whether the http.Client's Timeout has passed:
-// the request's deadline has, and it is not the caller's own.
+// its timer fired (it closes the request's Cancel, which the client sets
+// for a transport it does not know, as this one), or the request's
+// deadline passed and is not the caller's own.
 //
 // NB: net/http decides the same by a flag its timer sets, racing at that
 // instant with the transport's read failing on the context's deadline (so
 // even client-go's watch sometimes ends with an error event there); the
-// deadline itself is the answer net/http gives once its timer ran.
+// deadline itself is the answer net/http gives once its timer ran. The
+// Cancel channel covers a caller's deadline equal to the client's, which
+// the request's deadline alone cannot tell from an earlier one.
 func (k *keptBody) cutByClientTimeout() bool {
 	if k.clientTimeout <= 0 {
 		return false
+	}
+	select {
+	case <-k.request.Cancel: // closed by the client's timer once it fired
+		return true
+	default:
 	}
 	deadline, ok := k.request.Context().Deadline()
 	if !ok || time.Now().Before(deadline) {
