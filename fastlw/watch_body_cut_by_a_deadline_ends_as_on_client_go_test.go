@@ -85,6 +85,12 @@ func TestAWatchBodyCutByADeadlineEndsAsOnClientGo(t *testing.T) {
 		{name: "the caller's deadline, no client Timeout", callerTimeout: 30 * time.Second, wantEvents: 1},
 		{name: "the caller's deadline before the client's Timeout", clientTimeout: time.Minute, callerTimeout: 30 * time.Second,
 			cutErr: errors.New("net/http: request canceled"), wantEvents: 2},
+		// net/http's timer runs for a transport it does not know whatever
+		// the caller's deadline, and marks the cut a timeout; fastlw sees it
+		// by the request's Cancel (under real clocks the two deadlines are
+		// never equal; synctest makes them so).
+		{name: "the caller's deadline equal to the client's Timeout", clientTimeout: 30 * time.Second, callerTimeout: 30 * time.Second,
+			cutErr: errors.New("net/http: request canceled"), wantEvents: 1},
 		{name: "a broken stream while the client's Timeout runs", clientTimeout: time.Minute,
 			cutErr: errors.New("malformed chunked encoding"), atOnce: true, wantEvents: 2},
 	}
