@@ -170,11 +170,7 @@ func scriptClient(t *testing.T, transport http.RoundTripper, timeout time.Durati
 	} else {
 		configure(cfg, warnings)
 	}
-	cs, err := kubernetes.NewForConfigAndClient(cfg, &http.Client{Transport: transport, Timeout: timeout})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs.CoreV1().RESTClient()
+	return coreV1ClientOver(t, cfg, &http.Client{Transport: transport, Timeout: timeout})
 }
 
 // watchSide is how one side watches through a client.
@@ -276,8 +272,14 @@ func (r retryRecorder) IncrementRetry(_ context.Context, code, method, _ string)
 // scriptClientWith returns a typed clientset's core/v1 REST client (JSON)
 // whose requests go through httpClient, unthrottled.
 func scriptClientWith(t *testing.T, httpClient *http.Client) rest.Interface {
+	return coreV1ClientOver(t, &rest.Config{Host: "http://script.invalid", QPS: -1}, httpClient)
+}
+
+// coreV1ClientOver returns the core/v1 REST client of a typed clientset
+// built from cfg over httpClient.
+func coreV1ClientOver(t *testing.T, cfg *rest.Config, httpClient *http.Client) rest.Interface {
 	t.Helper()
-	cs, err := kubernetes.NewForConfigAndClient(&rest.Config{Host: "http://script.invalid", QPS: -1}, httpClient)
+	cs, err := kubernetes.NewForConfigAndClient(cfg, httpClient)
 	if err != nil {
 		t.Fatal(err)
 	}
