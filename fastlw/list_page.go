@@ -24,14 +24,59 @@ type splitList interface {
 	appendChunk(dst []byte, from, to int) []byte
 }
 
-// decodePage turns a list response into what Result.Get returns. A page it
-// can split (a 2xx body of a media type it knows, holding items, that the
-// configured serializer reads) is decoded here: the skeleton first, so the
-// next page is requested (for options, as the pager asks) before the items
-// decode on the workers. Anything else, and any failure to decode a split
-// page, is answered by Config.PlainList (result.Get() by default): the
-// plain path, with its own object or error.
-func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOptions, result rest.Result) (runtime.Object, error) {
+// decodePage turns a list answer into what Result.Get returns: by the
+// page's items decoded as it arrived (decodeStreamed), or else by its
+// whole body (decodeWhole).
+func (lw *ListerWatcher) decodePage(ctx context.Context, options metav1.ListOptions, answer fetched) (runtime.Object, error) {
+	if answer.streamed != nil {
+		return lw.decodeStreamed(ctx, options, answer)
+	}
+	return lw.decodeWhole(ctx, options, answer.result)
+}
+
+// decodeStreamed turns a list answer whose items decoded while it arrived
+// into what Result.Get returns: once the page has arrived whole (a
+// successful Result, its body cut whole) its skeleton decodes, the next
+// page is requested when it carries a continue token, and the items join
+// the list once the workers are done. A page that did not arrive whole,
+// or whose skeleton does not decode to a list, is discarded and left to
+// decodeWhole; one whose items fail to decode gets the plain path's
+// answer.
+func (lw *ListerWatcher) decodeStreamed(ctx context.Context, options metav1.ListOptions, answer fetched) (runtime.Object, error) {
+	page := answer.streamed
+	skeleton, whole := page.skeleton()
+	if !whole || answer.result.Error() != nil {
+		page.discard()
+		return lw.decodeWhole(ctx, options, answer.result)
+	}
+	list, err := runtime.Decode(page.decoder, skeleton)
+	if err != nil {
+		page.discard()
+		return lw.decodeWhole(ctx, options, answer.result)
+	}
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		page.discard()
+		return lw.decodeWhole(ctx, options, answer.result)
+	}
+	token := listMeta.GetContinue()
+	if token != "" {
+		lw.startPrefetch(ctx, options, token)
+	}
+	if !page.assemble(list) {
+		return lw.plainListAfterPrefetch(answer.result, token)
+	}
+	return list, nil
+}
+
+// decodeWhole turns a list response into what Result.Get returns. A page
+// it can split (a 2xx body of a media type it knows, holding items, that
+// the configured serializer reads) is decoded here: the skeleton first, so
+// the next page is requested (for options, as the pager asks) before the
+// items decode on the workers. Anything else, and any failure to decode a
+// split page, is answered by Config.PlainList (result.Get() by default):
+// the plain path, with its own object or error.
+func (lw *ListerWatcher) decodeWhole(ctx context.Context, options metav1.ListOptions, result rest.Result) (runtime.Object, error) {
 	page, decoder, ok := lw.split(result)
 	if !ok {
 		return lw.cfg.PlainList(result)
@@ -78,11 +123,9 @@ func continueToken(list runtime.Object) string {
 }
 
 // split cuts a successful response's body by its media type and returns
-// the configured serializer's decoder for it; false when the response is an
-// error, its media type has parameters other than charset=utf-8 (a Table,
-// say), the serializer does not read it, or the body is no list with items
-// of a known shape. For the scheme codecs' JSON the decoder finds kinds by a
-// scan (fastJSONDecoder): every error of it already goes to the plain path.
+// the configured serializer's decoder for it (pageDecoder); false when the
+// response is an error, its media type is not one pageDecoder takes, or
+// the body is no list with items of a known shape.
 func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, bool) {
 	body, err := result.Raw()
 	if err != nil || len(body) == 0 {
@@ -90,12 +133,8 @@ func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, 
 	}
 	var contentType string
 	result.ContentType(&contentType)
-	mediaType, ok := lw.cuttableMediaType(contentType)
+	decoder, mediaType, ok := lw.pageDecoder(contentType)
 	if !ok {
-		return nil, nil, false
-	}
-	info, ok := runtime.SerializerInfoForMediaType(lw.cfg.Serializer.SupportedMediaTypes(), mediaType)
-	if !ok || info.Serializer == nil {
 		return nil, nil, false
 	}
 	var page splitList
@@ -110,11 +149,29 @@ func (lw *ListerWatcher) split(result rest.Result) (splitList, runtime.Decoder, 
 	if !ok {
 		return nil, nil, false
 	}
+	return page, decoder, true
+}
+
+// pageDecoder returns the configured serializer's decoder for a list page
+// of the Content-Type contentType, and its media type; false when the
+// media type has parameters other than charset=utf-8 (a Table, say; see
+// cuttableMediaType) or the serializer does not read it. For the scheme
+// codecs' JSON the decoder finds kinds by a scan (fastJSONDecoder): every
+// error of it already goes to the plain path.
+func (lw *ListerWatcher) pageDecoder(contentType string) (runtime.Decoder, string, bool) {
+	mediaType, ok := lw.cuttableMediaType(contentType)
+	if !ok {
+		return nil, "", false
+	}
+	info, ok := runtime.SerializerInfoForMediaType(lw.cfg.Serializer.SupportedMediaTypes(), mediaType)
+	if !ok || info.Serializer == nil {
+		return nil, "", false
+	}
 	var decoder runtime.Decoder = info.Serializer
 	if fast, ok := fastJSONDecoder(info); ok {
 		decoder = fast
 	}
-	return page, lw.cfg.Serializer.DecoderToVersion(decoder, lw.cfg.Client.APIVersion()), true
+	return lw.cfg.Serializer.DecoderToVersion(decoder, lw.cfg.Client.APIVersion()), mediaType, true
 }
 
 // cuttableMediaType returns the media type of a list response's

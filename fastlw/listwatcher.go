@@ -53,17 +53,17 @@ func (lw *ListerWatcher) Watch(options metav1.ListOptions) (watch.Interface, err
 // ListWithContext performs one GET of the collection with the (modified)
 // options and returns the decoded list, exactly what the plain path
 // (Request.Do(ctx).Get(), or Config.PlainList) returns: the same object, or
-// the same error. When
-// the page carries a continue token, the page the pager asks for next (the
+// the same error. A JSON page's items decode while it arrives (fetch).
+// When the page carries a continue token, the page the pager asks for next (the
 // same options with that token and no resource version) is requested while
 // this page's items decode; the next call with those options takes it.
 func (lw *ListerWatcher) ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error) {
 	sent := lw.modified(options)
-	result, ok := lw.takePrefetched(ctx, sent)
+	answer, ok := lw.takePrefetched(ctx, sent)
 	if !ok {
-		result = lw.request(lw.cfg.Client, sent).Do(ctx)
+		answer = lw.fetch(ctx, sent)
 	}
-	return lw.decodePage(ctx, options, result)
+	return lw.decodePage(ctx, options, answer)
 }
 
 // WatchWithContext opens a watch with the (modified) options. Its events

@@ -5,19 +5,19 @@ import (
 	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/rest"
 )
 
 // prefetch is one page requested ahead: the request runs on its own
 // goroutine under a context derived from the call that found the continue
-// token. sent, ctx, cancel and done are immutable; result is written by the
-// goroutine before it closes done and read only after done is closed.
+// token (its items may go on decoding on their workers after that, see
+// fetch). sent, ctx, cancel and done are immutable; answer is written by
+// the goroutine before it closes done and read only after done is closed.
 type prefetch struct {
 	sent   metav1.ListOptions // the options the request carries (modified)
 	ctx    context.Context    // the request's context
 	cancel context.CancelFunc // ends the request
-	done   chan struct{}      // closed when result is set
-	result rest.Result        // the response, complete once done is closed
+	done   chan struct{}      // closed when answer is set
+	answer fetched            // the response, complete once done is closed
 }
 
 // nextPageOptions returns the options a pager sends for the page after one
@@ -36,10 +36,9 @@ func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListO
 	sent := lw.modified(nextPageOptions(options, token))
 	pctx, cancel := context.WithCancel(ctx)
 	p := &prefetch{sent: sent, ctx: pctx, cancel: cancel, done: make(chan struct{})}
-	req := lw.request(lw.cfg.Client, sent)
 	go func() {
 		defer close(p.done)
-		p.result = req.Do(pctx)
+		p.answer = lw.fetch(pctx, sent)
 	}()
 	lw.mu.Lock()
 	old := lw.next
@@ -53,30 +52,30 @@ func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListO
 // any prefetch, when there is none for sent, when ctx ends first, or when
 // the prefetch's own context ended (its result would be a cancellation the
 // caller did not ask for).
-func (lw *ListerWatcher) takePrefetched(ctx context.Context, sent metav1.ListOptions) (rest.Result, bool) {
+func (lw *ListerWatcher) takePrefetched(ctx context.Context, sent metav1.ListOptions) (fetched, bool) {
 	lw.mu.Lock()
 	p := lw.next
 	lw.next = nil
 	lw.mu.Unlock()
 	if p == nil {
-		return rest.Result{}, false
+		return fetched{}, false
 	}
 	if !reflect.DeepEqual(p.sent, sent) {
 		p.discard()
-		return rest.Result{}, false
+		return fetched{}, false
 	}
 	select {
 	case <-p.done:
 	case <-ctx.Done():
 		p.discard()
-		return rest.Result{}, false
+		return fetched{}, false
 	}
 	if p.ctx.Err() != nil {
 		p.discard()
-		return rest.Result{}, false
+		return fetched{}, false
 	}
 	p.cancel()
-	return p.result, true
+	return p.answer, true
 }
 
 // dropPrefetched ends the page requested ahead, if any, and waits for its
@@ -89,11 +88,13 @@ func (lw *ListerWatcher) dropPrefetched() {
 	p.discard()
 }
 
-// discard ends the request and waits for its goroutine; nil is a no-op.
+// discard ends the request and waits for its goroutine and the workers
+// of its page; nil is a no-op.
 func (p *prefetch) discard() {
 	if p == nil {
 		return
 	}
 	p.cancel()
 	<-p.done
+	p.answer.discard()
 }

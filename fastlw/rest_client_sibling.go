@@ -14,13 +14,17 @@ import (
 
 // siblingClient is a REST client built from the parts of a caller's
 // *rest.RESTClient, whose HTTP client differs from the caller's only by
-// its transport: a responseRecorder over the caller's transport. Its
-// requests are the caller's (the same URL, Accept header, content
-// configuration, rate limiter, backoff, timeout, cookie jar, redirect
-// policy, authentication and TLS), and the answer of a watch that fastlw
-// reads is kept for it (see responseRecorder).
+// its transport: one over the caller's transport (a watch's
+// responseRecorder, a list's pageTap). Its requests are the caller's (the
+// same URL, Accept header, content configuration, rate limiter, backoff,
+// timeout, cookie jar, redirect policy, authentication and TLS), and the
+// answer of a watch that fastlw reads is kept for it (see
+// responseRecorder), the body of a list page tapped as it arrives (see
+// pageTap).
 type siblingClient struct {
-	client   *rest.RESTClient
+	client *rest.RESTClient
+	// recorder is the transport of a watch's sibling (sibling); nil for
+	// one built by over.
 	recorder *responseRecorder
 	// warnings is the caller's warning handler, nil for client-go's
 	// default; rest.NewRESTClient has no parameter for it, so it is set on
@@ -72,6 +76,23 @@ func newSiblingSource(rc *rest.RESTClient) *siblingSource {
 // atomic flag (go vet's copylocks refuses it) with a plain read that races
 // with the flag's writes by the caller's other requests.
 func (s *siblingSource) sibling(serves func(*http.Response) bool, callerDeadline time.Time) (*siblingClient, bool) {
+	var recorder *responseRecorder
+	sibling, ok := s.over(func(next http.RoundTripper, clientTimeout time.Duration) http.RoundTripper {
+		recorder = &responseRecorder{next: next, serves: serves, clientTimeout: clientTimeout, callerDeadline: callerDeadline}
+		return recorder
+	})
+	if ok {
+		sibling.recorder = recorder
+	}
+	return sibling, ok
+}
+
+// over returns a new sibling of the caller's client whose transport is
+// what transport makes of the caller's (next) and the Timeout of the
+// caller's http.Client; false, with transport not called, when no sibling
+// can be built exactly (see sibling). The returned sibling has no
+// recorder.
+func (s *siblingSource) over(transport func(next http.RoundTripper, clientTimeout time.Duration) http.RoundTripper) (*siblingClient, bool) {
 	if clientfeatures.FeatureGates().Enabled(clientfeatures.ClientsAllowCBOR) {
 		return nil, false
 	}
@@ -87,13 +108,12 @@ func (s *siblingSource) sibling(serves func(*http.Response) bool, callerDeadline
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	recorder := &responseRecorder{next: next, serves: serves, clientTimeout: httpClient.Timeout, callerDeadline: callerDeadline}
-	httpClient.Transport = recorder
+	httpClient.Transport = transport(next, httpClient.Timeout)
 	client, err := rest.NewRESTClient(parts.base, parts.versionedAPIPath, parts.content, s.rc.GetRateLimiter(), &httpClient)
 	if err != nil {
 		return nil, false
 	}
-	return &siblingClient{client: client, recorder: recorder, warnings: parts.warnings}, true
+	return &siblingClient{client: client, warnings: parts.warnings}, true
 }
 
 // prepare gives req the caller's warning handler, when it has its own.
