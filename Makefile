@@ -115,11 +115,14 @@ e2e:
 ## and retained heap, the same for a relist after a 410) with ratios to
 ## client-go, the machine and the shape. Wants a quiet machine: 10k pods,
 ## 3 rounds took 8 minutes on 2 idle cores (README); 50k is not yet run
+## BENCH_E2E_ONLY (say List/json,WatchList/json) runs only those paths
+## and content types.
 BENCH_E2E_PODS   ?= 10000,50000
 BENCH_E2E_ROUNDS ?= 3
+BENCH_E2E_ONLY   ?=
 .PHONY: bench-e2e
 bench-e2e:
-	cd e2e && KCACHE_BENCH_E2E_PODS=$(BENCH_E2E_PODS) KCACHE_BENCH_E2E_ROUNDS=$(BENCH_E2E_ROUNDS) $(GO) test -count=1 -timeout 0 -run 'TestSyncingRealisticPods' -v .
+	cd e2e && KCACHE_BENCH_E2E_PODS=$(BENCH_E2E_PODS) KCACHE_BENCH_E2E_ROUNDS=$(BENCH_E2E_ROUNDS) KCACHE_BENCH_E2E_ONLY=$(BENCH_E2E_ONLY) $(GO) test -count=1 -timeout 0 -run 'TestSyncingRealisticPods' -v .
 
 ## profile-e2e: CPU and heap profiles of the WatchList JSON sync of
 ## PROFILE_PODS of bench-e2e's pods, one per setup, into PROFILE_DIR (not in CI)

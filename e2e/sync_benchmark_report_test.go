@@ -87,6 +87,9 @@ func (r benchResults) render(b *strings.Builder, cols []benchMetric) {
 			base := r[benchRow{syncConfigs[0].name, mode.name, ct}]
 			for _, cfg := range syncConfigs {
 				samples := r[benchRow{cfg.name, mode.name, ct}]
+				if len(samples) == 0 {
+					continue // a path or type KCACHE_BENCH_E2E_ONLY left out
+				}
 				fmt.Fprintf(b, "  %-9s %-8s %-23s", mode.name, ct, cfg.name)
 				for _, c := range cols {
 					v := medianOf(samples, c.value)

@@ -53,6 +53,27 @@ func benchSizes(t *testing.T) (sizes []int, rounds int) {
 	return sizes, rounds
 }
 
+// benchSelected reads KCACHE_BENCH_E2E_ONLY (comma-separated path/type
+// pairs such as "List/json"; empty for all) and reports whether the list
+// path mode and the content type ct are benchmarked.
+func benchSelected(t *testing.T, mode, ct string) bool {
+	t.Helper()
+	only := os.Getenv("KCACHE_BENCH_E2E_ONLY")
+	if only == "" {
+		return true
+	}
+	for _, pair := range strings.Split(only, ",") {
+		path, typ, ok := strings.Cut(strings.TrimSpace(pair), "/")
+		if !ok {
+			t.Fatalf("KCACHE_BENCH_E2E_ONLY=%q: want path/type pairs such as List/json", only)
+		}
+		if path == mode && typ == ct {
+			return true
+		}
+	}
+	return false
+}
+
 // benchClients are one clientset per content type: JSON only, and
 // protobuf (with JSON accepted, as controllers ask).
 func benchClients(t *testing.T) map[string]*kubernetes.Clientset {
@@ -86,6 +107,9 @@ func TestSyncingRealisticPodsFromTheAPIServerFillsEveryConfigurationsCacheAndMea
 			for round := 0; round < rounds; round++ {
 				for _, mode := range syncModes {
 					for _, ct := range benchContentTypes {
+						if !benchSelected(t, mode.name, ct) {
+							continue
+						}
 						for k := range syncConfigs {
 							// Rotate the order every round, so that no
 							// configuration always runs first.

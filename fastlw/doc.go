@@ -12,15 +12,23 @@
 //
 //   - A list page is cut, without decoding, into its skeleton (the list
 //     without its items: kind, resourceVersion, continue token) and its
-//     items. The skeleton decodes first; when it carries a continue token,
-//     the page a pager asks for next (the same options with that token and
-//     no resource version) is requested at once, while this page's items
-//     decode in chunks on up to Workers goroutines into one slice. The next
-//     List call with exactly those options takes the prefetched response;
-//     any other call, and any Watch, drops it (cancelling the request and
-//     waiting for its goroutine). So a page whose items then fail to
-//     decode, whose List fails as on the plain path, may have cost one
-//     request the plain path does not send: the dropped prefetch.
+//     items. A JSON page is cut while it arrives: the list request goes
+//     through a sibling of the caller's client whose transport taps the
+//     body Request.Do reads (the same bytes and errors, so the Result is
+//     client-go's), and runs of items decode on up to Workers goroutines
+//     as soon as they have arrived, so the decoding overlaps the transfer.
+//     A protobuf page, and a JSON page the cut does not take (anything but
+//     an object of plain, distinct keys with kind and apiVersion before a
+//     non-empty items array), is cut once it has arrived whole and its
+//     items decode in chunks. Either way the skeleton decodes once the
+//     page is whole; when it carries a continue token, the page a pager
+//     asks for next (the same options with that token and no resource
+//     version) is requested at once, while this page's last items decode.
+//     The next List call with exactly those options takes the prefetched
+//     response; any other call, and any Watch, drops it (cancelling the
+//     request and waiting for its goroutines). So a page whose items then
+//     fail to decode, whose List fails as on the plain path, may have cost
+//     one request the plain path does not send: the dropped prefetch.
 //   - A watch stream (a WatchList too) is split into frames on one reader
 //     goroutine: by the serializer's own framer, or for apimachinery's JSON
 //     framer by one pass of fastlw's JSON scanner whose frames the workers check
@@ -72,10 +80,13 @@
 // the consumer (a frame takes a slot before it is read and gives it back
 // when the consumer takes its event), so a slow consumer stops the reading
 // as on the plain path, MaxInFlight frames later. A list page is held raw
-// while it decodes, as on the plain path, plus one chunk per worker and at
-// most one prefetched page. A prefetch whose List call never comes (the
-// consumer gave up paging) ends with its context, or completes and is held
-// until the next call.
+// as on the plain path (Request.Do reads it whole), plus, while it
+// arrives, about MaxInFlight items in runs (the reading waits while
+// Workers runs wait for a worker) or, for a page decoded whole, one chunk
+// per worker; and at most one prefetched page, whose items decode as it
+// arrives too. A prefetch whose List call never comes (the consumer gave
+// up paging) ends with its context, or completes and is held until the
+// next call.
 //
 // Semantics: every answer is the plain path's. Errors (API errors, 410
 // Gone for an expired continue token or a too old resource version, 406,
