@@ -18,9 +18,11 @@ import "bytes"
 // Not safe for concurrent use: one goroutine feeds it.
 type jsonListCut struct {
 	// window holds the bytes fed and not yet consumed, from window[at]
-	// on; value and scanned are indexes into it.
+	// on; value and scanned are indexes into it. base is the offset in the
+	// page of window[0].
 	window []byte
 	at     int
+	base   int
 	phase  listPhase
 	// member is the key of the member whose value is scanned.
 	member string
@@ -34,9 +36,9 @@ type jsonListCut struct {
 	skeleton         []byte
 	failed           bool
 	// items is called with each item's bytes, valid only during the call,
-	// and beforeItems once, when the items array opens (with the page's
+	// and their offset in the page, and beforeItems once, when the items array opens (with the page's
 	// kind and apiVersion); either returning false gives up the cut.
-	items       func(item []byte) bool
+	items       func(item []byte, at int) bool
 	beforeItems func() bool
 }
 
@@ -96,6 +98,7 @@ func (c *jsonListCut) compact() {
 	c.window = c.window[:n]
 	c.value -= c.at
 	c.scanned -= c.at
+	c.base += c.at
 	c.at = 0
 }
 
@@ -259,13 +262,14 @@ func (c *jsonListCut) memberValue(eof bool) (bool, bool) {
 	return true, true
 }
 
-// item scans an item and hands its bytes to items once it ended.
+// item scans an item and hands its bytes and offset to items once it
+// ended.
 func (c *jsonListCut) item() (bool, bool) {
 	end, done, ok := c.scanValue(false)
 	if !done || !ok {
 		return done, ok
 	}
-	if !c.items(c.window[c.value:end]) {
+	if !c.items(c.window[c.value:end], c.base+c.value) {
 		return false, false
 	}
 	c.at = end

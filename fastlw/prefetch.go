@@ -39,6 +39,7 @@ func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListO
 	go func() {
 		defer close(p.done)
 		p.answer = lw.fetch(pctx, sent)
+		p.answer.decodeAhead(pctx.Done())
 	}()
 	lw.mu.Lock()
 	old := lw.next
