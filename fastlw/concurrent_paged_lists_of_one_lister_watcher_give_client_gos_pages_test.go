@@ -128,3 +128,43 @@ func dropPrefetchByAWatch(t *testing.T, lw *fastlw.ListerWatcher) {
 		w.Stop()
 	}
 }
+
+// TestAPagedListCallUnderAContextAlreadyEndedFailsAsOnClientGo lists a
+// first page, ends the context, and asks for the second page under it:
+// client-go's call fails with the context's error, and so must fastlw's,
+// although the page requested ahead (under that context) may have
+// arrived before the context ended.
+func TestAPagedListCallUnderAContextAlreadyEndedFailsAsOnClientGo(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	list := func(lw cache.ListerWatcherWithContext, prefetched chan struct{}) []listOutcome {
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		options := metav1.ListOptions{Limit: 3}
+		page, err := lw.ListWithContext(ctx, options)
+		out := []listOutcome{{page, err}}
+		<-prefetched
+		cancel()
+		options.Continue = continueOf(t, page)
+		page, err = lw.ListWithContext(ctx, options)
+		return append(out, listOutcome{page, err})
+	}
+	run := func(fast bool) []listOutcome {
+		prefetched := make(chan struct{})
+		var once sync.Once
+		env := startEnv(scenario{pods: newPods(7), onContinue: func(string) { once.Do(func() { close(prefetched) }) }})
+		defer env.close()
+		client := env.client(t, "json")
+		if !fast {
+			close(prefetched)
+			return list(clientGoPlain(client), prefetched)
+		}
+		lw := fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil)
+		defer dropPrefetchByAWatch(t, lw)
+		return list(lw, prefetched)
+	}
+	plain := run(false)
+	if plain[1].err == nil {
+		t.Fatalf("client-go's second call gave %T, want an error", plain[1].obj)
+	}
+	requireSameOutcomes(t, plain, run(true))
+}

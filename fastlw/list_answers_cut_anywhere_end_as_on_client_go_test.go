@@ -2,7 +2,10 @@ package fastlw_test
 
 import (
 	"context"
+	"errors"
 	"io"
+	"strings"
+	"syscall"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -73,6 +76,77 @@ func fastLister(c rest.Interface) cache.ListerWatcherWithContext {
 // none).
 func threePodPage(cont string) string {
 	return podList(`"metadata":{"resourceVersion":"5","continue":"`+cont+`"},`, pod("a", "1", ""), pod("b", "2", ""), pod("c", "3", ""))
+}
+
+// cutPoints are where in a page its body is cut: each the length of the
+// prefix that arrives.
+func cutPoints(page string) []struct {
+	name string
+	at   int
+} {
+	between := strings.Index(page, `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b"`)
+	return []struct {
+		name string
+		at   int
+	}{
+		{"before the first byte", 0},
+		{"inside the skeleton", len(`{"kind":"PodList","apiV`)},
+		{"inside an item", between + 40},
+		{"between items, after the comma", between},
+		{"between items, before the comma", between - 1},
+		{"after the items", strings.LastIndex(page, "]") + 1},
+		{"after the closing brace", len(page)},
+	}
+}
+
+// bodyCuts are how a body is cut where it is: by the transport at once,
+// or by a deadline the body hangs until (the caller's, or the Timeout of
+// the client's http.Client), or by the caller's cancel.
+var bodyCuts = []struct {
+	name          string
+	answer        scriptedAnswer // cut, hangs and cutErr of the answer
+	caller        callerContext
+	clientTimeout time.Duration
+}{
+	{name: "a connection reset", answer: scriptedAnswer{cut: true, cutErr: syscall.ECONNRESET}},
+	{name: "an unexpected EOF", answer: scriptedAnswer{cut: true, cutErr: io.ErrUnexpectedEOF}},
+	{name: "the caller's deadline", answer: scriptedAnswer{cut: true, hangs: true}, caller: deadlineAfter(10 * time.Second)},
+	{name: "the caller's cancel", answer: scriptedAnswer{cut: true, hangs: true}, caller: canceledAfter(10 * time.Second)},
+	{name: "the client's Timeout", answer: scriptedAnswer{cut: true, hangs: true, cutErr: errors.New("net/http: request canceled")},
+		clientTimeout: 10 * time.Second},
+}
+
+// TestAListBodyCutAnywhereEndsAsOnClientGo cuts a page's body at every
+// point of it, in every way, on the first page and on the second page
+// (the one fastlw requests ahead): the pages, the error, the requests, the
+// warnings, client-go's request metrics (response size included), the
+// rate limiter's waits and the time spent must be client-go's, and fastlw
+// must close every body once.
+func TestAListBodyCutAnywhereEndsAsOnClientGo(t *testing.T) {
+	first, second := threePodPage("c2"), threePodPage("")
+	for _, cut := range bodyCuts {
+		for _, onSecond := range []bool{false, true} {
+			page := first
+			if onSecond {
+				page = second
+			}
+			for _, point := range cutPoints(page) {
+				name := cut.name + "/" + point.name
+				if onSecond {
+					name += " of the second page"
+				}
+				answer := cut.answer
+				answer.contentType, answer.body, answer.warning = "application/json", page[:point.at], "w"
+				script := []scriptedAnswer{answer}
+				if onSecond {
+					script = []scriptedAnswer{{contentType: "application/json", body: first}, answer}
+				}
+				t.Run(name, func(t *testing.T) {
+					requireSameListScript(t, script, cut.caller, cut.clientTimeout, metav1.ListOptions{Limit: 3})
+				})
+			}
+		}
+	}
 }
 
 // TestEveryListAnswerShapeEndsAsOnClientGo plays answers that are no plain
