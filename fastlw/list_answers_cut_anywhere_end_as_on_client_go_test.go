@@ -178,6 +178,12 @@ func TestEveryListAnswerShapeEndsAsOnClientGo(t *testing.T) {
 			body: podList(`"metadata":{},`, `{"kind":"Pod","apiVersion":"v1","spec":{"priority":"x"}}`, pod("a", "1", ""), pod("b", "2", ""))}}},
 		{"a page with an invalid byte in an item", []scriptedAnswer{{contentType: "application/json",
 			body: podList(`"metadata":{},`, pod("a", "1", "\"k\":\"\x01\""), pod("b", "2", ""))}}},
+		{"a page with a key over 1 MiB", []scriptedAnswer{{contentType: "application/json",
+			body: podList(`"`+strings.Repeat("k", 1<<20+1)+`":1,"metadata":{},`, pod("a", "1", ""), pod("b", "2", ""))}}},
+		{"a page with over 1 MiB of whitespace between items and before a colon", []scriptedAnswer{{contentType: "application/json",
+			body: podList(`"metadata"`+strings.Repeat(" ", 1<<20+1)+`:{},`, pod("a", "1", ""), strings.Repeat("\n", 1<<20+1)+pod("b", "2", ""))}}},
+		{"a page with an item over 1 MiB", []scriptedAnswer{{contentType: "application/json",
+			body: podList(`"metadata":{},`, pod("a", "1", `"big":"`+strings.Repeat("x", 1<<20+1)+`"`), pod("b", "2", ""))}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
