@@ -168,3 +168,35 @@ func TestAPagedListCallUnderAContextAlreadyEndedFailsAsOnClientGo(t *testing.T) 
 	}
 	requireSameOutcomes(t, plain, run(true))
 }
+
+// TestAPrefetchDroppedByAWatchWhileAtTheServerLeavesNothingAndTheNextPageIsClientGos
+// opens a watch while the second page, requested ahead, is held at the
+// server: the watch drops it (no goroutine is left once it returned), and
+// a later call for the second page gets client-go's page.
+func TestAPrefetchDroppedByAWatchWhileAtTheServerLeavesNothingAndTheNextPageIsClientGos(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	run := func(fast bool) []listOutcome {
+		atServer, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		env := startEnv(scenario{pods: newPods(7), onContinue: func(string) { once.Do(func() { close(atServer); <-release }) }})
+		defer env.close()
+		client := env.client(t, "json")
+		var lw cache.ListerWatcherWithContext = clientGoPlain(client)
+		if fast {
+			lw = fastlw.NewFromClient(client, "pods", "ns", fields.Everything(), nil)
+		} else {
+			close(atServer)
+		}
+		options := metav1.ListOptions{Limit: 3}
+		page, err := lw.ListWithContext(t.Context(), options)
+		out := []listOutcome{{page, err}}
+		<-atServer
+		if fast {
+			dropPrefetchByAWatch(t, lw.(*fastlw.ListerWatcher))
+		}
+		close(release)
+		options.Continue = continueOf(t, page)
+		return append(out, listAll(t.Context(), lw, options)...)
+	}
+	requireSameOutcomes(t, run(false), run(true))
+}
