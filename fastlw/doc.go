@@ -81,10 +81,12 @@
 // when the consumer takes its event), so a slow consumer stops the reading
 // as on the plain path, MaxInFlight frames later. A list page is held raw
 // as on the plain path (Request.Do reads it whole), plus, while it
-// arrives, about MaxInFlight items in runs (the reading waits while
-// Workers runs wait for a worker) or, for a page decoded whole, one chunk
-// per worker; and at most one prefetched page, whose items decode as it
-// arrives too. A prefetch whose List call never comes (the consumer gave
+// arrives, about MaxInFlight items in runs (the reading never waits for a
+// worker: a run that finds Workers runs waiting keeps only its place in
+// the page, and decodes once the page has arrived, so the request's
+// deadlines cover the transfer only, as on the plain path) or, for a page
+// decoded whole, one chunk per worker; and at most one prefetched page,
+// whose items decode as it arrives too. A prefetch whose List call never comes (the consumer gave
 // up paging) ends with its context, or completes and is held until the
 // next call.
 //

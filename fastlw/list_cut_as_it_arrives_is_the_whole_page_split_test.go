@@ -6,28 +6,29 @@ import (
 )
 
 // cutAsItArrives cuts body with a jsonListCut fed in pieces of size bytes,
-// and returns the skeleton and copies of the items it handed out; ok is
-// whether the cut took the page whole.
-func cutAsItArrives(body []byte, size int) (skeleton []byte, items [][]byte, ok bool) {
+// and returns the skeleton, copies of the items it handed out and their
+// offsets; ok is whether the cut took the page whole.
+func cutAsItArrives(body []byte, size int) (skeleton []byte, items [][]byte, offsets []int, ok bool) {
 	var cut jsonListCut
 	cut.beforeItems = func() bool { return true }
-	cut.items = func(item []byte) bool {
+	cut.items = func(item []byte, at int) bool {
 		items = append(items, bytes.Clone(item))
+		offsets = append(offsets, at)
 		return true
 	}
 	for from := 0; from < len(body); from += size {
 		cut.feed(body[from:min(from+size, len(body))])
 	}
 	ok = cut.end()
-	return cut.skeleton, items, ok
+	return cut.skeleton, items, offsets, ok
 }
 
 // requireCutIsTheSplit checks that the cut of body in pieces of size
 // takes the page exactly when splitJSONList does, with the same skeleton
-// byte for byte and the same items.
+// byte for byte and the same items, at the same offsets.
 func requireCutIsTheSplit(t *testing.T, body []byte, size int) {
 	t.Helper()
-	skeleton, items, ok := cutAsItArrives(body, size)
+	skeleton, items, offsets, ok := cutAsItArrives(body, size)
 	page, split := splitJSONList(body)
 	if ok != split {
 		t.Fatalf("%q in pieces of %d: cut %v, split %v", body, size, ok, split)
@@ -42,8 +43,8 @@ func requireCutIsTheSplit(t *testing.T, body []byte, size int) {
 		t.Fatalf("%q in pieces of %d: %d items, split's %d", body, size, len(items), page.len())
 	}
 	for i, item := range items {
-		if want := body[page.starts[i]:page.ends[i]]; !bytes.Equal(item, want) {
-			t.Fatalf("%q in pieces of %d: item %d %q, split's %q", body, size, i, item, want)
+		if want := body[page.starts[i]:page.ends[i]]; !bytes.Equal(item, want) || offsets[i] != page.starts[i] {
+			t.Fatalf("%q in pieces of %d: item %d %q at %d, split's %q at %d", body, size, i, item, offsets[i], want, page.starts[i])
 		}
 	}
 }

@@ -25,6 +25,21 @@ func (f fetched) discard() {
 	}
 }
 
+// decodeAhead decodes, when the answer is a page that arrived whole, the
+// runs of its items no worker took while it arrived (see streamedPage), so
+// that a page requested ahead is decoded by the time it is taken; it stops
+// early once stop is closed, leaving the rest to decodePage.
+func (f fetched) decodeAhead(stop <-chan struct{}) {
+	if f.streamed == nil || f.result.Error() != nil {
+		return
+	}
+	if _, whole := f.streamed.skeleton(); !whole {
+		return
+	}
+	body, _ := f.result.Raw()
+	f.streamed.decodeDeferred(stop, body)
+}
+
 // fetch sends the list request with the options sent through a sibling of
 // the caller's client whose pageTap decodes a JSON page's items while
 // Request.Do reads the page (see pageTap), or through the caller's client

@@ -63,7 +63,8 @@ func (lw *ListerWatcher) decodeStreamed(ctx context.Context, options metav1.List
 	if token != "" {
 		lw.startPrefetch(ctx, options, token)
 	}
-	if !page.assemble(list) {
+	body, _ := answer.result.Raw()
+	if !page.assemble(list, body) {
 		return lw.plainListAfterPrefetch(answer.result, token)
 	}
 	return list, nil

@@ -17,13 +17,21 @@ import (
 // or whose body fails, is discarded, and its list is the whole-body path's
 // (decodeWhole).
 //
-// Memory: at most Workers runs wait for a worker (the reader blocks, and
-// with it the body's transfer, while they do), so about MaxInFlight items
-// are in flight; the decoded runs are held until assemble.
+// The reader never waits for a worker: the body arrives as fast as on the
+// plain path, so the request's deadlines (the caller's context, the
+// client's Timeout) cover its transfer only, as on client-go, not the
+// decoding. A run that finds Workers runs already waiting is deferred: its
+// bytes are let go, and it is cut again from the whole body and decoded
+// once Request.Do returned (decodeDeferred: right away for a page
+// requested ahead, else by assemble).
+//
+// Memory: at most Workers runs wait for a worker, so about MaxInFlight
+// items are in flight; a deferred run keeps only its place in the body;
+// the decoded runs are held until assemble.
 //
 // feed, end, stop and discard are serialized by mu, and called by the
 // goroutine that reads the body (the first three) and the one that takes
-// the page (discard, assemble, after the read). The workers read only a
+// the page (discard, decodeDeferred, assemble, after the read). The workers read only a
 // run and the immutable fields, and write only their run.
 type streamedPage struct {
 	decoder   runtime.Decoder // decodes a run; immutable
@@ -37,10 +45,11 @@ type streamedPage struct {
 	// like is the page's list as the skeleton decodes before the items
 	// (the list type runs decode to); head opens each run. Both are set
 	// before the first run is sent, never after.
-	like runtime.Object
-	head []byte
-	run  *decodedRun   // the run being filled, nil for none; guarded by mu
-	runs []*decodedRun // the runs sent, in page order; guarded by mu
+	like      runtime.Object
+	itemsType reflect.Type // the type of like's Items
+	head      []byte
+	run       *decodedRun   // the run being filled, nil for none; guarded by mu
+	runs      []*decodedRun // the runs sent, in page order; guarded by mu
 	// queue takes runs to the workers; nil until the first run, closed
 	// (once: closed) by end, stop or discard. Guarded by mu.
 	queue  chan *decodedRun
@@ -51,13 +60,18 @@ type streamedPage struct {
 	wg        sync.WaitGroup // the workers
 }
 
-// decodedRun is one run of a page's items: data and count are set by the
-// reader before it is sent, items and ok by the worker that decodes it.
+// decodedRun is one run of a page's items: data, count, from, to and
+// deferred are set by the reader before it is sent, items and ok by the
+// worker that decodes it (for a deferred run, in assemble).
 type decodedRun struct {
 	data  []byte
 	count int
-	items reflect.Value // the run's decoded items
-	ok    bool          // decoded to a list of like's type holding count items
+	// from and to delimit the run's items in the page: the first one's
+	// start, the last one's end.
+	from, to int
+	deferred bool          // no worker took it: data is nil until assemble
+	items    reflect.Value // the run's decoded items
+	ok       bool          // decoded to a list of like's type holding count items
 }
 
 // newStreamedPage returns a streamedPage decoding with decoder.
@@ -156,23 +170,25 @@ func (s *streamedPage) beforeItemsLocked() bool {
 		return false
 	}
 	s.like = like
+	s.itemsType = reflect.ValueOf(like).Elem().FieldByName("Items").Type()
 	s.head = jsonChunkHead(s.cut.kind, s.cut.apiVersion)
 	return true
 }
 
-// addItemLocked adds an item's bytes to the run being filled, and sends
-// the run once it is full.
-func (s *streamedPage) addItemLocked(item []byte) bool {
+// addItemLocked adds an item's bytes, at offset at of the page, to the
+// run being filled, and sends the run once it is full.
+func (s *streamedPage) addItemLocked(item []byte, at int) bool {
 	if s.run == nil {
 		var buf []byte
 		if s.reuse {
 			buf = takeChunkBuffer()
 		}
-		s.run = &decodedRun{data: append(buf, s.head...)}
+		s.run = &decodedRun{data: append(buf, s.head...), from: at}
 	} else {
 		s.run.data = append(s.run.data, ',')
 	}
 	s.run.data = append(s.run.data, item...)
+	s.run.to = at + len(item)
 	s.run.count++
 	if s.run.count == s.runSize {
 		s.sendLocked()
@@ -181,7 +197,8 @@ func (s *streamedPage) addItemLocked(item []byte) bool {
 }
 
 // sendLocked closes the run being filled and hands it to the workers,
-// starting them with the first run; it blocks while Workers runs wait.
+// starting them with the first run; it never blocks: a run that finds
+// Workers runs waiting is deferred (its bytes let go).
 func (s *streamedPage) sendLocked() {
 	run := s.run
 	s.run = nil
@@ -193,48 +210,105 @@ func (s *streamedPage) sendLocked() {
 		}
 	}
 	s.runs = append(s.runs, run)
-	s.queue <- run
-}
-
-// work decodes the runs sent until the queue closes, skipping them once
-// the page is abandoned.
-func (s *streamedPage) work() {
-	itemsType := reflect.ValueOf(s.like).Elem().FieldByName("Items").Type()
-	for run := range s.queue {
-		if !s.abandoned.Load() {
-			into := reflect.MakeSlice(itemsType, run.count, run.count)
-			if run.ok = decodeChunk(s.decoder, run.data, into, s.like, s.reuse); run.ok {
-				s.transform.items(into)
-				run.items = into
-			} else {
-				s.abandoned.Store(true)
-			}
-		}
-		if s.reuse {
-			giveChunkBuffer(run.data)
-		}
-		run.data = nil
+	select {
+	case s.queue <- run:
+	default:
+		run.deferred = true
+		s.letGo(run)
 	}
 }
 
+// work decodes the runs sent until the queue closes.
+func (s *streamedPage) work() {
+	for run := range s.queue {
+		s.decodeRun(run)
+	}
+}
+
+// decodeRun decodes run into its items, unless the page is abandoned
+// (abandoning it when the run fails), and lets its bytes go.
+func (s *streamedPage) decodeRun(run *decodedRun) {
+	if !s.abandoned.Load() {
+		into := reflect.MakeSlice(s.itemsType, run.count, run.count)
+		if run.ok = decodeChunk(s.decoder, run.data, into, s.like, s.reuse); run.ok {
+			s.transform.items(into)
+			run.items = into
+		} else {
+			s.abandoned.Store(true)
+		}
+	}
+	s.letGo(run)
+}
+
+// letGo gives run's bytes back.
+func (s *streamedPage) letGo(run *decodedRun) {
+	if s.reuse {
+		giveChunkBuffer(run.data)
+	}
+	run.data = nil
+}
+
+// decodeDeferred decodes the deferred runs, each cut again from body (the
+// page, whole, as Request.Do read it), on up to Workers goroutines, once
+// the workers are done (it waits for them); a run still deferred when stop
+// is closed (nil: never) is left for a later call. It reports false when
+// a run failed to decode (before or now) or a deferred run does not lie
+// within body. Called by the goroutine that takes the page.
+func (s *streamedPage) decodeDeferred(stop <-chan struct{}, body []byte) bool {
+	s.wg.Wait()
+	var deferred []*decodedRun
+	for _, run := range s.runs {
+		switch {
+		case run.deferred && run.to <= len(body):
+			deferred = append(deferred, run)
+		case run.deferred || !run.ok:
+			return false
+		}
+	}
+	next := make(chan *decodedRun, len(deferred))
+	for _, run := range deferred {
+		next <- run
+	}
+	close(next)
+	var wg sync.WaitGroup
+	for range min(s.workers, len(deferred)) {
+		wg.Go(func() {
+			for run := range next {
+				select {
+				case <-stop:
+					continue
+				default:
+				}
+				var buf []byte
+				if s.reuse {
+					buf = takeChunkBuffer()
+				}
+				run.data = append(append(append(buf, s.head...), body[run.from:run.to]...), "]}"...)
+				run.deferred = false
+				s.decodeRun(run)
+			}
+		})
+	}
+	wg.Wait()
+	return !s.abandoned.Load()
+}
+
 // assemble sets list's items to the page's, in page order, once the page
-// ended whole and the workers are done (it waits for them); false, leaving
-// list as it was, when a run failed to decode or list is not of the type
-// the runs decoded to.
-func (s *streamedPage) assemble(list runtime.Object) bool {
+// ended whole (body is the page as Request.Do read it) and the workers are
+// done (it waits for them), after the deferred runs decoded; false,
+// leaving list as it was, when a run failed to decode or list is not of
+// the type the runs decoded to.
+func (s *streamedPage) assemble(list runtime.Object, body []byte) bool {
 	s.wg.Wait()
 	if reflect.TypeOf(list) != reflect.TypeOf(s.like) {
 		return false
 	}
 	items, ok := itemsField(list)
-	if !ok {
+	if !ok || !s.decodeDeferred(nil, body) {
 		return false
 	}
 	n := 0
 	for _, run := range s.runs {
-		if !run.ok {
-			return false
-		}
 		n += run.count
 	}
 	all := reflect.MakeSlice(items.Type(), n, n)

@@ -13,14 +13,18 @@ import "bytes"
 // what it is.
 //
 // Between values (keys, colons, commas, whitespace) a step is taken only
-// when all its bytes have arrived, else it is tried again on more; a value
-// is scanned incrementally (jsonScan), so no byte of it is scanned twice.
+// when all its bytes have arrived, else it is tried again on more, from
+// where the last try stopped (whitespace is consumed as it arrives, a
+// key's closing quote looked for in the new bytes only); a value is
+// scanned incrementally (jsonScan): no byte is scanned twice but a key's.
 // Not safe for concurrent use: one goroutine feeds it.
 type jsonListCut struct {
 	// window holds the bytes fed and not yet consumed, from window[at]
-	// on; value and scanned are indexes into it.
+	// on; value and scanned are indexes into it. base is the offset in the
+	// page of window[0].
 	window []byte
 	at     int
+	base   int
 	phase  listPhase
 	// member is the key of the member whose value is scanned.
 	member string
@@ -34,9 +38,9 @@ type jsonListCut struct {
 	skeleton         []byte
 	failed           bool
 	// items is called with each item's bytes, valid only during the call,
-	// and beforeItems once, when the items array opens (with the page's
+	// and their offset in the page, and beforeItems once, when the items array opens (with the page's
 	// kind and apiVersion); either returning false gives up the cut.
-	items       func(item []byte) bool
+	items       func(item []byte, at int) bool
 	beforeItems func() bool
 }
 
@@ -45,7 +49,8 @@ type listPhase uint8
 
 const (
 	beforePage  listPhase = iota // whitespace, then the page's '{'
-	beforeKey                    // whitespace, then a member's key and colon
+	beforeKey                    // whitespace, then a member's key
+	beforeColon                  // whitespace, then the colon after the key
 	inMember                     // a member's value; for items, its '['
 	afterMember                  // whitespace, then ',' or the page's '}'
 	beforeItem                   // whitespace, then an item
@@ -96,6 +101,7 @@ func (c *jsonListCut) compact() {
 	c.window = c.window[:n]
 	c.value -= c.at
 	c.scanned -= c.at
+	c.base += c.at
 	c.at = 0
 }
 
@@ -132,9 +138,13 @@ func (c *jsonListCut) step(eof bool) (done, ok bool) {
 	}
 	switch c.phase {
 	case beforePage:
+		c.scanned = 0
 		return c.expect('{', beforeKey)
 	case beforeKey:
 		return c.key()
+	case beforeColon:
+		c.value = -1
+		return c.expect(':', inMember)
 	case inMember:
 		return c.memberValue(eof)
 	case afterMember:
@@ -178,7 +188,7 @@ func (c *jsonListCut) separator(closing byte, closed listPhase) (bool, bool) {
 		c.at++
 		if !inItems {
 			c.skeleton = append(c.skeleton, ',')
-			c.phase = beforeKey
+			c.phase, c.scanned = beforeKey, 0
 		} else {
 			c.phase = beforeItem
 		}
@@ -191,25 +201,21 @@ func (c *jsonListCut) separator(closing byte, closed listPhase) (bool, bool) {
 	return false, false
 }
 
-// key consumes a member's plain key and its colon, all arrived; the page's
+// key consumes a member's plain key, once it arrived whole; the page's
 // first key cannot be missing ('{}' has no items) and no key can repeat.
+// While the key is still arriving, scanned marks how far its closing
+// quote was looked for, so that no byte of it is looked at twice.
 func (c *jsonListCut) key() (bool, bool) {
 	w := c.window
 	if w[c.at] != '"' {
 		return false, false
 	}
-	if bytes.IndexByte(w[c.at+1:], '"') < 0 {
+	if bytes.IndexByte(w[max(c.at+1, c.scanned):], '"') < 0 {
+		c.scanned = len(w)
 		return false, true
 	}
 	key, next, ok := plainString(w, c.at)
-	if !ok {
-		return false, false
-	}
-	colon := skipSpace(w, next)
-	if colon == len(w) {
-		return false, true
-	}
-	if w[colon] != ':' || c.seen[string(key)] {
+	if !ok || c.seen[string(key)] {
 		return false, false
 	}
 	if c.seen == nil {
@@ -217,9 +223,8 @@ func (c *jsonListCut) key() (bool, bool) {
 	}
 	c.seen[string(key)] = true
 	c.member = string(key)
-	c.keep(colon + 1)
-	c.phase = inMember
-	c.value = -1
+	c.keep(next)
+	c.phase = beforeColon
 	return true, true
 }
 
@@ -259,13 +264,14 @@ func (c *jsonListCut) memberValue(eof bool) (bool, bool) {
 	return true, true
 }
 
-// item scans an item and hands its bytes to items once it ended.
+// item scans an item and hands its bytes and offset to items once it
+// ended.
 func (c *jsonListCut) item() (bool, bool) {
 	end, done, ok := c.scanValue(false)
 	if !done || !ok {
 		return done, ok
 	}
-	if !c.items(c.window[c.value:end]) {
+	if !c.items(c.window[c.value:end], c.base+c.value) {
 		return false, false
 	}
 	c.at = end

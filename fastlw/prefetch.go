@@ -10,14 +10,18 @@ import (
 // prefetch is one page requested ahead: the request runs on its own
 // goroutine under a context derived from the call that found the continue
 // token (its items may go on decoding on their workers after that, see
-// fetch). sent, ctx, cancel and done are immutable; answer is written by
-// the goroutine before it closes done and read only after done is closed.
+// fetch). sent, ctx, parentDone, cancel and done are immutable; answer is
+// written by the goroutine before it closes done and read only after done
+// is closed.
 type prefetch struct {
-	sent   metav1.ListOptions // the options the request carries (modified)
-	ctx    context.Context    // the request's context
-	cancel context.CancelFunc // ends the request
-	done   chan struct{}      // closed when answer is set
-	answer fetched            // the response, complete once done is closed
+	sent metav1.ListOptions // the options the request carries (modified)
+	ctx  context.Context    // the request's context
+	// parentDone is the Done channel of the context of the call that found
+	// the token (nil for one that never ends).
+	parentDone <-chan struct{}
+	cancel     context.CancelFunc // ends the request
+	done       chan struct{}      // closed when answer is set
+	answer     fetched            // the response, complete once done is closed
 }
 
 // nextPageOptions returns the options a pager sends for the page after one
@@ -35,10 +39,11 @@ func nextPageOptions(options metav1.ListOptions, token string) metav1.ListOption
 func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListOptions, token string) {
 	sent := lw.modified(nextPageOptions(options, token))
 	pctx, cancel := context.WithCancel(ctx)
-	p := &prefetch{sent: sent, ctx: pctx, cancel: cancel, done: make(chan struct{})}
+	p := &prefetch{sent: sent, ctx: pctx, parentDone: ctx.Done(), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		p.answer = lw.fetch(pctx, sent)
+		p.answer.decodeAhead(pctx.Done())
 	}()
 	lw.mu.Lock()
 	old := lw.next
@@ -51,7 +56,11 @@ func (lw *ListerWatcher) startPrefetch(ctx context.Context, options metav1.ListO
 // options sent, waiting for it to complete. It reports false, after ending
 // any prefetch, when there is none for sent, when ctx ends first, or when
 // the prefetch's own context ended (its result would be a cancellation the
-// caller did not ask for).
+// caller did not ask for). A prefetch made under a context that ends with
+// ctx (the pager lists every page under one context) is the request the
+// plain path sends under ctx, so when ctx ends after the call began, its
+// answer is taken all the same: cut where ctx cut it, as client-go's
+// request would be. A call under a context already ended gets none.
 func (lw *ListerWatcher) takePrefetched(ctx context.Context, sent metav1.ListOptions) (fetched, bool) {
 	lw.mu.Lock()
 	p := lw.next
@@ -64,13 +73,17 @@ func (lw *ListerWatcher) takePrefetched(ctx context.Context, sent metav1.ListOpt
 		p.discard()
 		return fetched{}, false
 	}
+	underCtx := ctx.Err() == nil && p.parentDone != nil && p.parentDone == ctx.Done()
 	select {
 	case <-p.done:
 	case <-ctx.Done():
-		p.discard()
-		return fetched{}, false
+		if !underCtx {
+			p.discard()
+			return fetched{}, false
+		}
+		<-p.done
 	}
-	if p.ctx.Err() != nil {
+	if p.ctx.Err() != nil && !underCtx {
 		p.discard()
 		return fetched{}, false
 	}

@@ -2,6 +2,7 @@ package fastlw_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -40,6 +41,10 @@ type scriptedAnswer struct {
 	// context ended (see cutBody).
 	cut, hangs bool
 	cutErr     error
+	// boundToRequest makes every Read fail with the request context's
+	// error once that context ended, as a real transport's body does,
+	// however much of the body is left.
+	boundToRequest bool
 }
 
 // streamOK is a 200 JSON watch stream of one event.
@@ -95,6 +100,9 @@ func (s *scriptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if a.cut {
 		body = &cutBody{stream: body, ctx: req.Context(), cutErr: a.cutErr, atOnce: !a.hangs}
 	}
+	if a.boundToRequest {
+		body = requestBoundReader{r: body, ctx: req.Context()}
+	}
 	resp := okAnswer(req, a.contentType, body)
 	if a.contentType == "" {
 		resp.Header.Del("Content-Type")
@@ -114,6 +122,20 @@ func (s *scriptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	s.bodies = append(s.bodies, counted)
 	s.mu.Unlock()
 	return resp, nil
+}
+
+// requestBoundReader reads r until ctx ends, then fails with ctx's error.
+type requestBoundReader struct {
+	r   io.Reader
+	ctx context.Context
+}
+
+// Read reads r unless ctx ended.
+func (b requestBoundReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return b.r.Read(p)
 }
 
 // closes returns, per body handed out, how often it was closed.
@@ -216,6 +238,7 @@ var registerMetrics = sync.OnceFunc(func() {
 		RateLimiterLatency: latencyRecorder{clientMetrics, "rate-limiter"},
 		RequestResult:      resultRecorder{clientMetrics, "result"},
 		RequestRetry:       retryRecorder{clientMetrics},
+		ResponseSize:       sizeRecorder{clientMetrics, "response-size"},
 	})
 })
 
@@ -267,6 +290,15 @@ type retryRecorder struct{ m *metricsRecorder }
 
 func (r retryRecorder) IncrementRetry(_ context.Context, code, method, _ string) {
 	r.m.add("retry " + code + " " + method)
+}
+
+type sizeRecorder struct {
+	m    *metricsRecorder
+	name string
+}
+
+func (s sizeRecorder) Observe(_ context.Context, verb, _ string, size float64) {
+	s.m.add(fmt.Sprintf("%s %s %v", s.name, verb, size))
 }
 
 // scriptClientWith returns a typed clientset's core/v1 REST client (JSON)
