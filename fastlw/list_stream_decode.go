@@ -177,17 +177,26 @@ func (s *streamedPage) beforeItemsLocked() bool {
 
 // addItemLocked adds an item's bytes, at offset at of the page, to the
 // run being filled, and sends the run once it is full.
+//
+// NB: a run that starts while Workers runs wait is deferred at once, so
+// that its bytes are never copied: when the page arrives faster than the
+// workers decode, most of it is decoded from the whole body anyway.
 func (s *streamedPage) addItemLocked(item []byte, at int) bool {
-	if s.run == nil {
+	switch {
+	case s.run == nil && s.queue != nil && len(s.queue) == cap(s.queue):
+		s.run = &decodedRun{from: at, deferred: true}
+	case s.run == nil:
 		var buf []byte
 		if s.reuse {
 			buf = takeChunkBuffer()
 		}
 		s.run = &decodedRun{data: append(buf, s.head...), from: at}
-	} else {
+	case !s.run.deferred:
 		s.run.data = append(s.run.data, ',')
 	}
-	s.run.data = append(s.run.data, item...)
+	if !s.run.deferred {
+		s.run.data = append(s.run.data, item...)
+	}
 	s.run.to = at + len(item)
 	s.run.count++
 	if s.run.count == s.runSize {
@@ -202,6 +211,10 @@ func (s *streamedPage) addItemLocked(item []byte, at int) bool {
 func (s *streamedPage) sendLocked() {
 	run := s.run
 	s.run = nil
+	if run.deferred {
+		s.runs = append(s.runs, run)
+		return
+	}
 	run.data = append(run.data, "]}"...)
 	if s.queue == nil {
 		s.queue = make(chan *decodedRun, s.workers)
