@@ -86,9 +86,9 @@
 // the page, and decodes once the page has arrived, so the request's
 // deadlines cover the transfer only, as on the plain path) or, for a page
 // decoded whole, one chunk per worker; and at most one prefetched page,
-// whose items decode as it arrives too. A prefetch whose List call never comes (the consumer gave
-// up paging) ends with its context, or completes and is held until the
-// next call.
+// whose items decode as it arrives too. A prefetch whose List call never
+// comes (the consumer gave up paging) ends with its context, or completes
+// and is held until the next call.
 //
 // Semantics: every answer is the plain path's. Errors (API errors, 410
 // Gone for an expired continue token or a too old resource version, 406,
