@@ -49,19 +49,10 @@ func (lw *ListerWatcher) decodeStreamed(ctx context.Context, options metav1.List
 		page.discard()
 		return lw.decodeWhole(ctx, options, answer.result)
 	}
-	list, err := runtime.Decode(page.decoder, skeleton)
-	if err != nil {
+	list, token, ok := lw.decodeSkeleton(ctx, options, page.decoder, skeleton)
+	if !ok {
 		page.discard()
 		return lw.decodeWhole(ctx, options, answer.result)
-	}
-	listMeta, err := meta.ListAccessor(list)
-	if err != nil {
-		page.discard()
-		return lw.decodeWhole(ctx, options, answer.result)
-	}
-	token := listMeta.GetContinue()
-	if token != "" {
-		lw.startPrefetch(ctx, options, token)
 	}
 	body, _ := answer.result.Raw()
 	if !page.assemble(list, body) {
@@ -82,22 +73,34 @@ func (lw *ListerWatcher) decodeWhole(ctx context.Context, options metav1.ListOpt
 	if !ok {
 		return lw.cfg.PlainList(result)
 	}
-	list, err := runtime.Decode(decoder, page.skeleton())
-	if err != nil {
+	list, token, ok := lw.decodeSkeleton(ctx, options, decoder, page.skeleton())
+	if !ok {
 		return lw.cfg.PlainList(result)
-	}
-	listMeta, err := meta.ListAccessor(list)
-	if err != nil {
-		return lw.cfg.PlainList(result)
-	}
-	token := listMeta.GetContinue()
-	if token != "" {
-		lw.startPrefetch(ctx, options, token)
 	}
 	if !lw.decodeItems(decoder, page, list) {
 		return lw.plainListAfterPrefetch(result, token)
 	}
 	return list, nil
+}
+
+// decodeSkeleton decodes a page's skeleton into its list and returns the
+// list's continue token ("" for none), having started the prefetch of the
+// next page (for options, as the pager asks) when there is one; false when
+// the skeleton does not decode to a list.
+func (lw *ListerWatcher) decodeSkeleton(ctx context.Context, options metav1.ListOptions, decoder runtime.Decoder, skeleton []byte) (runtime.Object, string, bool) {
+	list, err := runtime.Decode(decoder, skeleton)
+	if err != nil {
+		return nil, "", false
+	}
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, "", false
+	}
+	token := listMeta.GetContinue()
+	if token != "" {
+		lw.startPrefetch(ctx, options, token)
+	}
+	return list, token, true
 }
 
 // plainListAfterPrefetch answers, with Config.PlainList, a page whose

@@ -84,6 +84,12 @@ func (p *jsonList) skeleton() []byte {
 // appendChunk appends {"kind":…,"apiVersion":…,"items":[items from..to-1]}
 // to dst.
 func (p *jsonList) appendChunk(dst []byte, from, to int) []byte {
-	dst = append(append(dst, p.head...), p.body[p.starts[from]:p.ends[to-1]]...)
-	return append(dst, "]}"...)
+	return appendJSONChunk(dst, p.head, p.body[p.starts[from]:p.ends[to-1]])
+}
+
+// appendJSONChunk appends to dst the list that head (jsonChunkHead) opens,
+// holding items: the bytes of consecutive items of a page, separators
+// included.
+func appendJSONChunk(dst, head, items []byte) []byte {
+	return append(append(append(dst, head...), items...), "]}"...)
 }

@@ -296,7 +296,7 @@ func (s *streamedPage) decodeDeferred(stop <-chan struct{}, body []byte) bool {
 				if s.reuse {
 					buf = takeChunkBuffer()
 				}
-				run.data = append(append(append(buf, s.head...), body[run.from:run.to]...), "]}"...)
+				run.data = appendJSONChunk(buf, s.head, body[run.from:run.to])
 				run.deferred = false
 				s.decodeRun(run)
 			}
